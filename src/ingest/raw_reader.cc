@@ -1,0 +1,172 @@
+// raw_reader.cc: see raw_reader.h.
+#include "ingest/raw_reader.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "runtime/raw_format.h"
+
+namespace andweorc::ingest {
+namespace {
+
+namespace raw = andweorc::raw;
+
+template <typename T>
+bool read_pod(const std::string& buf, size_t pos, size_t end, T* out) {
+  if (pos + sizeof(T) > end) return false;
+  std::memcpy(out, buf.data() + pos, sizeof(T));
+  return true;
+}
+
+void parse_samples(const std::string& buf, size_t pos, size_t end,
+                   RawProcess* out) {
+  while (pos + sizeof(raw::SampleHeader) <= end) {
+    raw::SampleHeader sh;
+    read_pod(buf, pos, end, &sh);
+    pos += sizeof sh;
+    size_t bytes = size_t(sh.nframes) * sizeof(uint64_t);
+    if (sh.nframes == 0 || sh.nframes > raw::kMaxFrames || pos + bytes > end)
+      return;  // corrupt batch: keep what we have
+    RawSample s;
+    s.tid = sh.tid;
+    s.time_ns = sh.time_ns;
+    s.weight = sh.weight == 0 ? 1 : sh.weight;
+    s.from_timer = (sh.flags & raw::kSampleFromTimer) != 0;
+    s.frames.resize(sh.nframes);
+    std::memcpy(s.frames.data(), buf.data() + pos, bytes);
+    pos += bytes;
+    out->samples.push_back(std::move(s));
+  }
+}
+
+void parse_points(const std::string& buf, size_t pos, size_t end,
+                  RawProcess* out) {
+  raw::PointsHeader ph;
+  if (!read_pod(buf, pos, end, &ph)) return;
+  pos += sizeof ph;
+  std::vector<RawPoint> points;
+  for (uint32_t i = 0; i < ph.count; ++i) {
+    raw::PointEntry e;
+    if (!read_pod(buf, pos, end, &e)) return;
+    pos += sizeof e;
+    if (pos + e.name_len > end) return;
+    points.push_back(RawPoint{e.kind, buf.substr(pos, e.name_len), e.value});
+    pos += raw::padded8(e.name_len);
+  }
+  out->points = std::move(points);
+}
+
+}  // namespace
+
+bool read_raw_file(const std::string& path, RawProcess* out,
+                   std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = "cannot read " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  std::string buf((std::istreambuf_iterator<char>(in)),
+                  std::istreambuf_iterator<char>());
+  raw::FileHeader fh;
+  if (!read_pod(buf, 0, buf.size(), &fh) ||
+      std::memcmp(fh.magic, raw::kMagic, sizeof fh.magic) != 0) {
+    *error = path + " is not an andweorc raw data file";
+    return false;
+  }
+  if (fh.version != raw::kRawVersion) {
+    *error = path + ": raw data version " + std::to_string(fh.version) +
+             " does not match this andweorc (" +
+             std::to_string(raw::kRawVersion) + ")";
+    return false;
+  }
+  *out = RawProcess{};
+  out->path = path;
+  size_t pos = std::max<size_t>(fh.header_size, sizeof fh);
+  while (pos < buf.size()) {
+    raw::RecordHeader rh;
+    if (!read_pod(buf, pos, buf.size(), &rh) ||
+        pos + sizeof rh + rh.size > buf.size()) {
+      out->truncated = true;
+      break;
+    }
+    size_t body = pos + sizeof rh;
+    size_t end = body + rh.size;
+    switch (rh.type) {
+      case raw::kProcess: {
+        raw::ProcessRecord pr;
+        if (read_pod(buf, body, end, &pr)) {
+          out->pid = pr.pid;
+          out->ppid = pr.ppid;
+          out->sampler = pr.sampler;
+          out->period_ns = pr.period_ns;
+          out->start_monotonic_ns = pr.start_monotonic_ns;
+          out->start_realtime_ns = pr.start_realtime_ns;
+          size_t s = body + sizeof pr;
+          out->executable = std::string(buf.data() + s,
+                                        strnlen(buf.data() + s, end - s));
+        }
+        break;
+      }
+      case raw::kMaps:
+        out->maps = buf.substr(body, rh.size);
+        break;
+      case raw::kSamples:
+        parse_samples(buf, body, end, out);
+        break;
+      case raw::kThread: {
+        raw::ThreadRecord tr;
+        if (read_pod(buf, body, end, &tr) && tr.event == raw::kThreadStart)
+          out->threads.push_back(tr.tid);
+        break;
+      }
+      case raw::kPoints:
+        parse_points(buf, body, end, out);
+        break;
+      case raw::kLost: {
+        raw::LostRecord lr;
+        if (read_pod(buf, body, end, &lr)) out->lost_samples += lr.samples;
+        break;
+      }
+      case raw::kNote:
+        out->notes.push_back(buf.substr(body, rh.size));
+        break;
+      case raw::kEnd: {
+        raw::EndRecord er;
+        if (read_pod(buf, body, end, &er)) out->end_ns = er.time_ns;
+        out->clean_exit = true;
+        break;
+      }
+      default:
+        break;  // a newer writer's record type: skip it
+    }
+    pos = body + raw::padded8(rh.size);
+  }
+  return true;
+}
+
+bool read_raw_dir(const std::string& dir, std::vector<RawProcess>* out,
+                  std::string* error) {
+  std::error_code ec;
+  std::vector<std::string> paths;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    if (entry.path().extension() == raw::kRawSuffix)
+      paths.push_back(entry.path().string());
+  }
+  if (ec) {
+    *error = "cannot list " + dir + ": " + ec.message();
+    return false;
+  }
+  std::sort(paths.begin(), paths.end());
+  for (const auto& p : paths) {
+    RawProcess proc;
+    if (!read_raw_file(p, &proc, error)) return false;
+    out->push_back(std::move(proc));
+  }
+  return true;
+}
+
+}  // namespace andweorc::ingest

@@ -1,0 +1,92 @@
+// profile.h: the profile data model every reader and writer shares.
+//
+// A Profile is what `andweorc run` saves and `andweorc report` loads. It is
+// plain data: the tool builds it from the runtime's raw records (src/ingest),
+// writers render it (src/report), and profile_json.h maps it to the
+// versioned JSON file format documented in docs/profile-format.md.
+#ifndef ANDWEORC_PROFILE_PROFILE_H_
+#define ANDWEORC_PROFILE_PROFILE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace andweorc::profile {
+
+// JSON schema version: readers reject another major version.
+inline constexpr int kSchemaMajor = 1;
+inline constexpr int kSchemaMinor = 0;
+
+// One source-level frame. An address inside inlined code expands into several
+// Frames (innermost first), the outer ones with inlined == false only for the
+// concrete function.
+struct Frame {
+  std::string function;  // demangled; "" when unknown
+  std::string file;      // "" when unknown
+  int line = 0;          // 0 when unknown
+  std::string module;    // ELF path; "" when the address was not mapped
+  bool inlined = false;
+  bool in_scope = false;  // matched the run's binary and source scope
+  bool operator==(const Frame&) const = default;
+};
+
+// A distinct call stack and how many samples (weighted) had it.
+struct Stack {
+  std::vector<uint32_t> frames;  // indices into Profile::frames, leaf first
+  uint64_t samples = 0;
+  bool operator==(const Stack&) const = default;
+};
+
+enum class PointKind { kThroughput, kLatency };
+
+struct ProgressPoint {
+  std::string name;
+  PointKind kind = PointKind::kThroughput;
+  uint64_t visits = 0;  // throughput points
+  uint64_t begins = 0;  // latency points
+  uint64_t ends = 0;
+  bool operator==(const ProgressPoint&) const = default;
+};
+
+struct Process {
+  int pid = 0;
+  std::string executable;
+  bool clean_exit = false;  // the runtime wrote its end record
+  bool operator==(const Process&) const = default;
+};
+
+struct RunInfo {
+  std::vector<std::string> command;
+  std::string start_time;   // ISO 8601, UTC
+  double duration_s = 0;    // wall time of the whole run
+  int exit_status = 0;      // child's exit code; -1 when killed by a signal
+  int exit_signal = 0;      // the signal that killed it, else 0
+  std::string sampler;      // "perf", "timer" or "none"
+  uint64_t sample_period_ns = 0;
+  std::string tool_version;
+  bool operator==(const RunInfo&) const = default;
+};
+
+struct Scope {
+  std::vector<std::string> binary;  // globs; "MAIN" = each main executable
+  std::vector<std::string> source;  // globs on source file paths
+  bool operator==(const Scope&) const = default;
+};
+
+struct Profile {
+  RunInfo run;
+  Scope scope;
+  std::vector<Process> processes;
+  uint64_t threads = 0;
+  uint64_t samples = 0;       // weighted samples recorded
+  uint64_t lost_samples = 0;  // dropped because a buffer was full
+  std::vector<Frame> frames;
+  std::vector<Stack> stacks;
+  std::vector<ProgressPoint> points;
+  std::vector<std::string> warnings;  // sentences for the user
+  bool operator==(const Profile&) const = default;
+};
+
+}  // namespace andweorc::profile
+
+#endif  // ANDWEORC_PROFILE_PROFILE_H_

@@ -1,0 +1,66 @@
+// collector.cc: see collector.h.
+#include "runtime/collector.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
+
+#include "runtime/progress_points.h"
+#include "runtime/raw_writer.h"
+#include "runtime/real_functions.h"
+#include "runtime/runtime.h"
+
+namespace andweorc::runtime {
+namespace {
+
+constexpr long kPeriodNs = 20 * 1000 * 1000;
+constexpr int kPassesPerSnapshot = 25;  // 0.5 s
+
+bool g_running = false;
+bool g_stop = false;
+pthread_t g_thread;
+
+void* collector_main(void*) {
+  int pass = 0;
+  while (!__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) {
+    timespec ts{0, kPeriodNs};
+    nanosleep(&ts, nullptr);
+    io_lock().lock();
+    raw_drain_all_rings();
+    if (++pass % kPassesPerSnapshot == 0) points_write_snapshot();
+    io_lock().unlock();
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void collector_start() {
+  if (g_running) return;
+  g_stop = false;
+  sigset_t all, old;
+  sigfillset(&all);
+  real().pthread_sigmask(SIG_SETMASK, &all, &old);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 64 * 1024);
+  g_running = real().pthread_create(&g_thread, &attr, collector_main, nullptr) == 0;
+  pthread_attr_destroy(&attr);
+  real().pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+void collector_stop() {
+  if (!g_running) return;
+  __atomic_store_n(&g_stop, true, __ATOMIC_RELEASE);
+  // exit() may run in the collector's own process while it sleeps; joining
+  // takes at most one period.
+  if (!pthread_equal(pthread_self(), g_thread)) pthread_join(g_thread, nullptr);
+  g_running = false;
+}
+
+void collector_after_fork_child() {
+  g_running = false;
+  collector_start();
+}
+
+}  // namespace andweorc::runtime

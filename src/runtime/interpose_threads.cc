@@ -1,0 +1,44 @@
+// interpose_threads.cc: pthread_create, so every new thread is sampled from
+// its first instruction of user code.
+//
+// Threads are registered inside the new thread (perf events and timers must
+// be owned by it); they unregister from a pthread key destructor, which runs
+// for both return and pthread_exit (thread_state.cc).
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "runtime/real_functions.h"
+#include "runtime/runtime.h"
+#include "runtime/thread_state.h"
+
+namespace andweorc::runtime {
+namespace {
+
+struct StartArgs {
+  void* (*routine)(void*);
+  void* arg;
+};
+
+void* thread_entry(void* p) {
+  StartArgs args = *static_cast<StartArgs*>(p);
+  free(p);
+  register_current_thread();
+  return args.routine(args.arg);
+}
+
+}  // namespace
+}  // namespace andweorc::runtime
+
+extern "C" __attribute__((visibility("default"))) int pthread_create(
+    pthread_t* thread, const pthread_attr_t* attr, void* (*routine)(void*),
+    void* arg) {
+  using namespace andweorc::runtime;
+  const RealFunctions& r = real();
+  if (!runtime_active()) return r.pthread_create(thread, attr, routine, arg);
+  auto* args = static_cast<StartArgs*>(malloc(sizeof(StartArgs)));
+  if (args == nullptr) return r.pthread_create(thread, attr, routine, arg);
+  *args = StartArgs{routine, arg};
+  int rc = r.pthread_create(thread, attr, thread_entry, args);
+  if (rc != 0) free(args);
+  return rc;
+}

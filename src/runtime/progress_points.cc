@@ -1,0 +1,159 @@
+// progress_points.cc: progress-point registry, per-thread counters, Coz ABI.
+#include "runtime/progress_points.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+#include "andweorc/andweorc.h"
+#include "runtime/raw_format.h"
+#include "runtime/raw_writer.h"
+#include "runtime/thread_state.h"
+
+namespace andweorc::runtime {
+namespace {
+
+struct CozCounter {  // Coz's coz_counter_t layout
+  size_t count;
+  size_t backoff;
+};
+
+struct Point {
+  int kind;
+  uint32_t name_len;
+  const char* name;  // points into g_names
+  CozCounter coz;    // incremented directly by coz.h programs
+};
+
+constexpr int kMaxPoints = ANDWEORC_MAX_COUNTERS;
+Point g_points[kMaxPoints];  // slot 0 unused
+int g_point_count = 1;       // published with release after a slot is filled
+char g_names[64 * 1024];
+size_t g_names_used = 0;
+SpinLock g_registry_lock;
+uint64_t g_retired[kMaxPoints];
+
+// Free counter arrays, kept for reuse (threads come and go).
+uint64_t* g_free_arrays[kMaxThreads];
+int g_free_count = 0;
+SpinLock g_arrays_lock;
+
+int find_or_add(int kind, const char* name) {
+  if (name == nullptr || kind < ANDWEORC_KIND_THROUGHPUT ||
+      kind > ANDWEORC_KIND_END)
+    return -1;
+  size_t len = strnlen(name, 1024);
+  g_registry_lock.lock();
+  int count = g_point_count;
+  for (int i = 1; i < count; ++i) {
+    if (g_points[i].kind == kind && g_points[i].name_len == len &&
+        memcmp(g_points[i].name, name, len) == 0) {
+      g_registry_lock.unlock();
+      return i;
+    }
+  }
+  int slot = -1;
+  if (count < kMaxPoints && g_names_used + len <= sizeof g_names) {
+    // Copy the name: it may live in a library that is later unloaded.
+    memcpy(g_names + g_names_used, name, len);
+    g_points[count] = Point{kind, uint32_t(len), g_names + g_names_used, {0, 0}};
+    g_names_used += len;
+    slot = count;
+    __atomic_store_n(&g_point_count, count + 1, __ATOMIC_RELEASE);
+  }
+  g_registry_lock.unlock();
+  return slot;
+}
+
+}  // namespace
+
+uint64_t* counters_allocate() {
+  g_arrays_lock.lock();
+  uint64_t* a = g_free_count > 0 ? g_free_arrays[--g_free_count] : nullptr;
+  g_arrays_lock.unlock();
+  if (a != nullptr) return a;
+  void* mem = mmap(nullptr, sizeof(uint64_t) * kMaxPoints,
+                   PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return mem == MAP_FAILED ? nullptr : static_cast<uint64_t*>(mem);
+}
+
+void counters_retire(uint64_t* counters) {
+  if (counters == nullptr) return;
+  for (int i = 1; i < kMaxPoints; ++i) {
+    uint64_t v = __atomic_load_n(&counters[i], __ATOMIC_RELAXED);
+    if (v != 0) {
+      __atomic_add_fetch(&g_retired[i], v, __ATOMIC_RELAXED);
+      __atomic_store_n(&counters[i], 0, __ATOMIC_RELAXED);
+    }
+  }
+  g_arrays_lock.lock();
+  if (g_free_count < kMaxThreads) g_free_arrays[g_free_count++] = counters;
+  g_arrays_lock.unlock();
+}
+
+void counters_reset_all() {
+  g_registry_lock.reset_after_fork();
+  g_arrays_lock.reset_after_fork();
+  memset(g_retired, 0, sizeof g_retired);
+  for (int i = 1; i < g_point_count; ++i) g_points[i].coz.count = 0;
+  for (int t = 0, n = thread_slot_count(); t < n; ++t) {
+    ThreadState* s = thread_slot(t);
+    if (s->counters) memset(s->counters, 0, sizeof(uint64_t) * kMaxPoints);
+  }
+}
+
+ANDWEORC_SIGNAL_SAFE void points_write_snapshot() {
+  int count = __atomic_load_n(&g_point_count, __ATOMIC_ACQUIRE);
+  if (count <= 1) return;
+  // Record body: PointsHeader, then per point a PointEntry + padded name.
+  alignas(8) static uint8_t buf[sizeof(raw::PointsHeader) +
+                                kMaxPoints * sizeof(raw::PointEntry) +
+                                sizeof g_names + 8 * kMaxPoints];
+  size_t len = sizeof(raw::PointsHeader);
+  raw::PointsHeader ph{uint32_t(count - 1), 0};
+  memcpy(buf, &ph, sizeof ph);
+  for (int i = 1; i < count; ++i) {
+    const Point& p = g_points[i];
+    uint64_t total = __atomic_load_n(&g_retired[i], __ATOMIC_RELAXED) +
+                     __atomic_load_n(&p.coz.count, __ATOMIC_RELAXED);
+    for (int t = 0, n = thread_slot_count(); t < n; ++t) {
+      ThreadState* s = thread_slot(t);
+      if (__atomic_load_n(&s->status, __ATOMIC_ACQUIRE) != kLive) continue;
+      uint64_t* c = __atomic_load_n(&s->counters, __ATOMIC_ACQUIRE);
+      if (c) total += __atomic_load_n(&c[i], __ATOMIC_RELAXED);
+    }
+    raw::PointEntry e{uint32_t(p.kind), p.name_len, total};
+    memcpy(buf + len, &e, sizeof e);
+    len += sizeof e;
+    memcpy(buf + len, p.name, p.name_len);
+    len += raw::padded8(p.name_len);
+  }
+  raw_write(raw::kPoints, buf, len);
+}
+
+}  // namespace andweorc::runtime
+
+using andweorc::runtime::ThreadState;
+
+extern "C" {
+
+__attribute__((visibility("default"))) int andweorc_register_point(
+    int kind, const char* name) {
+  return andweorc::runtime::find_or_add(kind, name);
+}
+
+__attribute__((visibility("default"))) uint64_t* andweorc_thread_counters(
+    void) {
+  ThreadState* s = andweorc::runtime::current_thread();
+  if (s == nullptr) s = andweorc::runtime::register_current_thread();
+  return s ? s->counters : nullptr;
+}
+
+// Coz ABI: coz.h increments the returned counter with an atomic add.
+__attribute__((visibility("default"))) void* _coz_get_counter(
+    int type, const char* name) {
+  int slot = andweorc::runtime::find_or_add(type, name);
+  if (slot <= 0) return nullptr;
+  return &andweorc::runtime::g_points[slot].coz;
+}
+
+}  // extern "C"

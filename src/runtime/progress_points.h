@@ -1,0 +1,33 @@
+// progress_points.h: the registry behind ANDWEORC_PROGRESS/BEGIN/END and
+// Coz's _coz_get_counter.
+//
+// A point is (kind, name) -> a counter slot. Each thread increments its own
+// counter array (ThreadState::counters), so threads never share a written
+// cache line; totals are the sum over live threads plus `retired` counts
+// folded in when threads exit. Coz-annotated programs increment one shared
+// coz_counter_t per point (that is Coz's ABI); we add those in too.
+#ifndef ANDWEORC_RUNTIME_PROGRESS_POINTS_H_
+#define ANDWEORC_RUNTIME_PROGRESS_POINTS_H_
+
+#include <stdint.h>
+
+#include "runtime/signal_safe.h"
+
+namespace andweorc::runtime {
+
+struct ThreadState;
+
+// Allocates a zeroed counter array for a thread (reused across threads).
+uint64_t* counters_allocate();
+// Adds a dying thread's counts to the retired totals and zeroes them.
+// Caller holds io_lock.
+void counters_retire(uint64_t* counters);
+// After fork the child starts counting from zero.
+void counters_reset_all();
+
+// Writes a kPoints record with current totals. Caller holds io_lock.
+ANDWEORC_SIGNAL_SAFE void points_write_snapshot();
+
+}  // namespace andweorc::runtime
+
+#endif  // ANDWEORC_RUNTIME_PROGRESS_POINTS_H_

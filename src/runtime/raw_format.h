@@ -1,0 +1,104 @@
+// raw_format.h: the records the runtime writes and the tool reads back.
+//
+// This header is the contract between the in-process runtime (writer) and
+// the `andweorc` tool (reader), like rr's shared trace header. It holds only
+// plain structs and constants, so the async-signal-safe runtime can include it.
+//
+// File layout: FileHeader, then records. Each record is a RecordHeader
+// followed by `size` payload bytes, padded to 8 bytes. A process that dies
+// mid-write leaves a truncated last record; readers stop there and keep
+// everything before it. Bump kRawVersion on any incompatible change.
+#ifndef ANDWEORC_RUNTIME_RAW_FORMAT_H_
+#define ANDWEORC_RUNTIME_RAW_FORMAT_H_
+
+#include <stdint.h>
+
+namespace andweorc::raw {
+
+inline constexpr char kMagic[8] = {'A', 'N', 'D', 'W', 'R', 'A', 'W', '1'};
+inline constexpr uint32_t kRawVersion = 1;
+// Raw files are named `raw-<pid>-<seq>.awr` inside ANDWEORC_DATA_DIR.
+inline constexpr const char* kRawSuffix = ".awr";
+
+struct FileHeader {
+  char magic[8];
+  uint32_t version;
+  uint32_t header_size;  // sizeof(FileHeader), for forward compatibility
+};
+
+enum RecordType : uint32_t {
+  kProcess = 1,   // ProcessRecord + executable path (NUL-terminated)
+  kMaps = 2,      // text of /proc/self/maps; the last one seen wins
+  kSamples = 3,   // a run of SampleHeader + frames[nframes]
+  kThread = 4,    // ThreadRecord
+  kPoints = 5,    // PointsHeader + PointEntry...; a snapshot of totals
+  kLost = 6,      // LostRecord: samples dropped since the previous one
+  kNote = 7,      // UTF-8 text for the user (e.g. why the fallback is used)
+  kEnd = 8,       // EndRecord: the process shut the profiler down cleanly
+};
+
+struct RecordHeader {
+  uint32_t type;
+  uint32_t size;  // payload bytes, excluding padding
+};
+
+enum SamplerKind : uint32_t {
+  kSamplerNone = 0,
+  kSamplerPerf = 1,   // perf_event_open task-clock
+  kSamplerTimer = 2,  // timer_create(CLOCK_THREAD_CPUTIME_ID) fallback
+};
+
+struct ProcessRecord {
+  int32_t pid;
+  int32_t ppid;
+  uint64_t start_monotonic_ns;
+  uint64_t start_realtime_ns;
+  uint32_t sampler;  // SamplerKind
+  uint32_t reserved;
+  uint64_t period_ns;
+};
+
+// frames[0] is the sampled instruction pointer; frames[1..] are return
+// addresses (the symbolizer subtracts 1 from those).
+struct SampleHeader {
+  uint32_t tid;
+  uint16_t nframes;
+  uint16_t flags;
+  uint64_t time_ns;  // CLOCK_MONOTONIC
+  uint32_t weight;   // periods this sample stands for (timer overruns + 1)
+  uint32_t reserved;
+};
+inline constexpr uint16_t kSampleFromTimer = 1;  // frames from an FP walk
+inline constexpr int kMaxFrames = 64;
+
+enum ThreadEvent : uint32_t { kThreadStart = 1, kThreadExit = 2 };
+struct ThreadRecord {
+  uint32_t tid;
+  uint32_t event;  // ThreadEvent
+  uint64_t time_ns;
+};
+
+struct PointsHeader {
+  uint32_t count;
+  uint32_t reserved;
+};
+// Followed by name_len bytes of name (no NUL), padded to 8 bytes.
+struct PointEntry {
+  uint32_t kind;  // ANDWEORC_KIND_* from andweorc.h
+  uint32_t name_len;
+  uint64_t value;
+};
+
+struct LostRecord {
+  uint64_t samples;
+};
+
+struct EndRecord {
+  uint64_t time_ns;
+};
+
+inline constexpr uint32_t padded8(uint32_t n) { return (n + 7u) & ~7u; }
+
+}  // namespace andweorc::raw
+
+#endif  // ANDWEORC_RUNTIME_RAW_FORMAT_H_

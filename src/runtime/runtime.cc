@@ -1,0 +1,232 @@
+// runtime.cc: start-up, sampler choice and shut-down of the in-process runtime.
+#include "runtime/runtime.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runtime/collector.h"
+#include "runtime/perf_sampler.h"
+#include "runtime/progress_points.h"
+#include "runtime/raw_format.h"
+#include "runtime/raw_writer.h"
+#include "runtime/real_functions.h"
+#include "runtime/signal_handlers.h"
+#include "runtime/thread_state.h"
+#include "runtime/timer_sampler.h"
+
+namespace andweorc::runtime {
+namespace {
+
+Config g_config;
+uint32_t g_sampler = raw::kSamplerNone;
+bool g_active = false;
+bool g_shut_down = false;
+int g_pid = 0;
+SpinLock g_io_lock;
+
+void read_config() {
+  const char* dir = getenv("ANDWEORC_DATA_DIR");
+  if (dir != nullptr && *dir != '\0' && strlen(dir) < sizeof g_config.data_dir) {
+    strcpy(g_config.data_dir, dir);
+    g_config.enabled = true;
+  }
+  if (const char* p = getenv("ANDWEORC_SAMPLE_PERIOD_NS")) {
+    char* end = nullptr;
+    unsigned long long v = strtoull(p, &end, 10);
+    // Below 100 us the kernel throttles task-clock sampling (platform notes).
+    if (end != p && v >= 100000) g_config.period_ns = v;
+  }
+  if (const char* s = getenv("ANDWEORC_SAMPLER"))
+    g_config.force_timer = strcmp(s, "timer") == 0;
+}
+
+const char* paranoid_level(char* buf, size_t cap) {
+  buf[0] = '\0';
+  FILE* f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+  if (f == nullptr) return buf;
+  if (fgets(buf, int(cap), f) == nullptr) buf[0] = '\0';
+  fclose(f);
+  buf[strcspn(buf, "\n")] = '\0';
+  return buf;
+}
+
+char g_fallback_note[512];
+
+// Why perf is not used, as one line for the report, with the fix.
+void note_fallback(const char* step, int error) {
+  char* note = g_fallback_note;
+  size_t cap = sizeof g_fallback_note;
+  if (step == nullptr) {
+    snprintf(note, cap,
+             "sampler: timer fallback requested (ANDWEORC_SAMPLER=timer); "
+             "samples come every scheduler tick (~4 ms) without kernel call "
+             "chains");
+  } else {
+    char level[32];
+    paranoid_level(level, sizeof level);
+    snprintf(note, cap,
+             "sampler: perf_event_open unavailable (%s: %s, "
+             "kernel.perf_event_paranoid=%s); using the timer fallback "
+             "(~4 ms granularity, frame-pointer call chains). Fix: sudo sysctl "
+             "kernel.perf_event_paranoid=1",
+             step, strerror(error), level[0] ? level : "?");
+  }
+}
+
+// Try perf on the main thread; fall back to timers for the whole process.
+void choose_sampler(ThreadState* main_thread) {
+  int error = 0;
+  const char* step = nullptr;
+  if (!g_config.force_timer &&
+      perf_start(main_thread, g_config.period_ns, kProfilerSignal, &error,
+                 &step)) {
+    g_sampler = raw::kSamplerPerf;
+    return;
+  }
+  g_sampler = raw::kSamplerTimer;
+  note_fallback(g_config.force_timer ? nullptr : step, error);
+}
+
+void on_fork_prepare() {
+  if (g_active) g_io_lock.lock();
+}
+void on_fork_parent() {
+  if (g_active) g_io_lock.unlock();
+}
+void on_fork_child() {
+  if (!g_active) return;
+  g_io_lock.reset_after_fork();
+  g_pid = int(getpid());
+  thread_states_after_fork_child();
+  counters_reset_all();
+  raw_close();
+  if (!raw_open(g_config.data_dir, g_sampler, g_config.period_ns)) {
+    g_active = false;
+    return;
+  }
+  raw_write_maps();
+  if (ThreadState* self = current_thread()) start_thread_sampler(self);
+  collector_after_fork_child();
+}
+
+__attribute__((constructor)) void andweorc_runtime_init() {
+  resolve_real_functions();
+  read_config();
+  g_pid = int(getpid());
+  if (!g_config.enabled) return;
+  if (!install_profiler_handler()) {
+    fprintf(stderr, "andweorc: cannot install the SIGPROF handler; "
+                    "not profiling\n");
+    return;
+  }
+  ThreadState* main_thread = register_current_thread();
+  if (main_thread == nullptr) return;
+  choose_sampler(main_thread);
+  if (!raw_open(g_config.data_dir, g_sampler, g_config.period_ns)) {
+    fprintf(stderr, "andweorc: cannot write to %s: %s; not profiling\n",
+            g_config.data_dir, strerror(errno));
+    perf_stop(main_thread);
+    return;
+  }
+  if (g_fallback_note[0] != '\0') raw_write_note(g_fallback_note);
+  raw_write_maps();
+  raw::ThreadRecord tr{uint32_t(main_thread->tid), raw::kThreadStart,
+                       monotonic_ns()};
+  raw_write(raw::kThread, &tr, sizeof tr);
+  __atomic_store_n(&g_active, true, __ATOMIC_RELEASE);
+  if (g_sampler == raw::kSamplerPerf)
+    main_thread->sampler = raw::kSamplerPerf;
+  else
+    start_thread_sampler(main_thread);
+  install_flush_handlers();
+  pthread_atfork(on_fork_prepare, on_fork_parent, on_fork_child);
+  collector_start();
+}
+
+__attribute__((destructor)) void andweorc_runtime_fini() { runtime_shutdown(); }
+
+}  // namespace
+
+const Config& config() { return g_config; }
+ANDWEORC_SIGNAL_SAFE uint32_t sampler_kind() { return g_sampler; }
+ANDWEORC_SIGNAL_SAFE bool runtime_active() {
+  return __atomic_load_n(&g_active, __ATOMIC_ACQUIRE);
+}
+SpinLock& io_lock() { return g_io_lock; }
+ANDWEORC_SIGNAL_SAFE bool is_original_process() {
+  return int(getpid()) == g_pid;
+}
+
+void start_thread_sampler(ThreadState* s) {
+  if (!runtime_active() || s->perf_fd >= 0 || s->has_timer) return;
+  int error = 0;
+  const char* step = nullptr;
+  if (g_sampler == raw::kSamplerPerf &&
+      perf_start(s, g_config.period_ns, kProfilerSignal, &error, &step)) {
+    s->sampler = raw::kSamplerPerf;
+    return;
+  }
+  // Per-thread fallback, e.g. when the perf mlock budget runs out.
+  if (timer_start(s, g_config.period_ns, kProfilerSignal, &error))
+    s->sampler = raw::kSamplerTimer;
+}
+
+void stop_thread_sampler(ThreadState* s) {
+  perf_stop(s);
+  timer_stop(s);
+}
+
+void disable_thread_sampler(ThreadState* s) {
+  perf_disable(s);
+  timer_disable(s);
+}
+
+void runtime_shutdown() {
+  if (!runtime_active() || !is_original_process()) return;
+  if (__atomic_exchange_n(&g_shut_down, true, __ATOMIC_ACQ_REL)) return;
+  collector_stop();
+  stop_all_samplers();
+  g_io_lock.lock();
+  raw_drain_all_rings();
+  points_write_snapshot();
+  raw_write_maps();
+  raw::EndRecord end{monotonic_ns()};
+  raw_write(raw::kEnd, &end, sizeof end);
+  __atomic_store_n(&g_active, false, __ATOMIC_RELEASE);
+  raw_close();
+  g_io_lock.unlock();
+}
+
+ANDWEORC_SIGNAL_SAFE void runtime_emergency_flush() {
+  if (!runtime_active() || !is_original_process()) return;
+  // If the lock is held (the crash is inside a drain), writing now could
+  // corrupt the record being written: give up rather than make it worse.
+  for (int i = 0; i < 1000; ++i) {
+    if (g_io_lock.try_lock()) {
+      raw_drain_all_rings();
+      points_write_snapshot();
+      raw_write_maps();
+      g_io_lock.unlock();
+      return;
+    }
+  }
+}
+
+void runtime_before_exec() {
+  // The new image starts its own runtime and raw file; write everything this
+  // one has. The file stays open (it is O_CLOEXEC) in case exec fails.
+  if (!runtime_active() || !is_original_process()) return;
+  g_io_lock.lock();
+  raw_drain_all_rings();
+  points_write_snapshot();
+  raw_write_maps();
+  raw::EndRecord end{monotonic_ns()};
+  raw_write(raw::kEnd, &end, sizeof end);
+  g_io_lock.unlock();
+}
+
+}  // namespace andweorc::runtime

@@ -1,0 +1,58 @@
+// runtime.h: process-wide runtime state, start-up and shut-down.
+//
+// The constructor in runtime.cc reads the configuration from the environment
+// (set by `andweorc run`), chooses the sampler, opens the raw output file,
+// installs the signal handlers, registers the main thread and starts the
+// collector. Shutdown (exit, _exit, exec, fatal signal) writes everything
+// collected so far.
+#ifndef ANDWEORC_RUNTIME_RUNTIME_H_
+#define ANDWEORC_RUNTIME_RUNTIME_H_
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "runtime/signal_safe.h"
+
+namespace andweorc::runtime {
+
+// The signal perf overflows and timers deliver. SIGPROF rather than a
+// real-time signal: real-time signals queue, and when that queue overflows
+// the kernel sends SIGIO instead, whose default action kills the process.
+inline constexpr int kProfilerSignal = SIGPROF;
+
+struct Config {
+  bool enabled = false;        // ANDWEORC_DATA_DIR is set
+  char data_dir[1024] = {};    // where raw files go
+  uint64_t period_ns = 1000000;  // ANDWEORC_SAMPLE_PERIOD_NS (default 1 ms)
+  bool force_timer = false;    // ANDWEORC_SAMPLER=timer
+};
+
+const Config& config();
+// raw::SamplerKind chosen for this process.
+ANDWEORC_SIGNAL_SAFE uint32_t sampler_kind();
+// True between successful start-up and shutdown.
+ANDWEORC_SIGNAL_SAFE bool runtime_active();
+// Serializes every consumer of rings and every write to the raw file.
+SpinLock& io_lock();
+
+// Starts sampling for a thread (picks perf or timer). Not signal-safe.
+void start_thread_sampler(struct ThreadState* s);
+// Owning thread only.
+void stop_thread_sampler(struct ThreadState* s);
+// Any thread: stops new samples, leaves mappings for the owner's handler.
+void disable_thread_sampler(struct ThreadState* s);
+
+// Normal shutdown: stop sampling, drain, write totals, maps and the end
+// record, close the file. Idempotent; not signal-safe.
+void runtime_shutdown();
+// Best effort from a fatal signal handler: drain and write what we have if
+// io_lock is free. Writes no end record.
+ANDWEORC_SIGNAL_SAFE void runtime_emergency_flush();
+
+// Process lifecycle hooks used by the interposed functions.
+void runtime_before_exec();
+ANDWEORC_SIGNAL_SAFE bool is_original_process();  // false in a vfork child
+
+}  // namespace andweorc::runtime
+
+#endif  // ANDWEORC_RUNTIME_RUNTIME_H_

@@ -1,0 +1,155 @@
+// signal_handlers.cc: sampling and flush-on-death handlers; see the header.
+#include "runtime/signal_handlers.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "runtime/perf_sampler.h"
+#include "runtime/raw_format.h"
+#include "runtime/real_functions.h"
+#include "runtime/runtime.h"
+#include "runtime/thread_state.h"
+#include "runtime/timer_sampler.h"
+
+namespace andweorc::runtime {
+namespace {
+
+// Signals whose default action terminates the process (signal(7)).
+constexpr int kDeadlySignals[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGILL,  SIGTRAP,
+                                  SIGABRT, SIGBUS,  SIGFPE,  SIGUSR1, SIGSEGV,
+                                  SIGUSR2, SIGPIPE, SIGALRM, SIGTERM, SIGXCPU,
+                                  SIGXFSZ, SIGSYS};
+
+// What the program believes each signal's disposition is, for the signals
+// where ours differs: the profiler signal (program's handler is never
+// installed) and deadly signals where we put a flush handler in SIG_DFL's
+// place. Written by sigaction() calls (not from handlers).
+struct AppView {
+  bool managed = false;  // our handler is installed instead of SIG_DFL
+  struct sigaction action {};
+};
+AppView g_view[NSIG];
+
+ANDWEORC_SIGNAL_SAFE void on_profiler_signal(int, siginfo_t*, void* context) {
+  int saved_errno = errno;
+  ThreadState* s = current_thread();
+  if (s != nullptr && runtime_active()) {
+    if (s->perf_page != nullptr)
+      perf_drain(s);
+    else
+      timer_sample(s, static_cast<const ucontext_t*>(context));
+  }
+  errno = saved_errno;
+}
+
+ANDWEORC_SIGNAL_SAFE void on_deadly_signal(int sig, siginfo_t*, void*) {
+  int saved_errno = errno;
+  runtime_emergency_flush();
+  // Die the way the program would have: default action, then re-raise. For
+  // a fault (SIGSEGV...) returning re-executes the faulting instruction.
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  real().sigaction(sig, &dfl, nullptr);
+  syscall(SYS_tgkill, getpid(), current_tid(), sig);
+  errno = saved_errno;
+}
+
+bool is_deadly(int sig) {
+  for (int d : kDeadlySignals)
+    if (d == sig) return true;
+  return false;
+}
+
+void install_flush_handler(int sig) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_deadly_signal;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  if (real().sigaction(sig, &sa, nullptr) == 0) g_view[sig].managed = true;
+}
+
+}  // namespace
+
+bool install_profiler_handler() {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_profiler_signal;
+  // SA_RESTART: a sample must not make the program's syscalls fail with EINTR.
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  struct sigaction old;
+  if (real().sigaction(kProfilerSignal, &sa, &old) != 0) return false;
+  g_view[kProfilerSignal].action = old;
+  // Make sure no inherited mask blocks it in this thread.
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, kProfilerSignal);
+  real().pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+  return true;
+}
+
+void install_flush_handlers() {
+  for (int sig : kDeadlySignals) {
+    struct sigaction cur;
+    if (real().sigaction(sig, nullptr, &cur) != 0) continue;
+    // Respect SIG_IGN (nohup, background jobs) and handlers set before us.
+    if (!(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_DFL) {
+      g_view[sig].action = cur;
+      install_flush_handler(sig);
+    }
+  }
+}
+
+bool managed_sigaction(int sig, const struct sigaction* act,
+                       struct sigaction* old, int* rc) {
+  if (sig <= 0 || sig >= NSIG) return false;
+  if (sig == kProfilerSignal && runtime_active()) {
+    // The program may not take the profiler's signal; it sees its own view.
+    if (old) *old = g_view[sig].action;
+    if (act) g_view[sig].action = *act;
+    *rc = 0;
+    return true;
+  }
+  if (!is_deadly(sig) || !runtime_active()) return false;
+  struct sigaction previous = g_view[sig].action;
+  bool was_managed = g_view[sig].managed;
+  // When our handler is not installed, the kernel's disposition is the
+  // program's own: read it before changing anything.
+  if (!was_managed && real().sigaction(sig, nullptr, &previous) != 0) {
+    *rc = -1;
+    return true;
+  }
+  if (act != nullptr) {
+    bool wants_default =
+        !(act->sa_flags & SA_SIGINFO) && act->sa_handler == SIG_DFL;
+    if (wants_default) {
+      if (!was_managed) install_flush_handler(sig);
+    } else {
+      if (real().sigaction(sig, act, nullptr) != 0) {
+        *rc = -1;
+        return true;
+      }
+      g_view[sig].managed = false;
+    }
+    g_view[sig].action = *act;
+  }
+  if (old) *old = previous;
+  *rc = 0;
+  return true;
+}
+
+const sigset_t* without_profiler_signal(int how, const sigset_t* set,
+                                        sigset_t* scratch) {
+  if (set == nullptr || how == SIG_UNBLOCK || !runtime_active()) return set;
+  if (!sigismember(set, kProfilerSignal)) return set;
+  *scratch = *set;
+  sigdelset(scratch, kProfilerSignal);
+  return scratch;
+}
+
+}  // namespace andweorc::runtime

@@ -1,0 +1,32 @@
+// signal_handlers.h: the profiler's signal handler, the flush-on-death
+// handlers, and the program's view of the signals we manage.
+//
+// The program must never be able to disable sampling (it could block or
+// replace SIGPROF), and must see exactly the dispositions it set itself.
+#ifndef ANDWEORC_RUNTIME_SIGNAL_HANDLERS_H_
+#define ANDWEORC_RUNTIME_SIGNAL_HANDLERS_H_
+
+#include <signal.h>
+
+namespace andweorc::runtime {
+
+// Installs the sampling handler for kProfilerSignal.
+bool install_profiler_handler();
+// For each signal whose default action kills the process and whose current
+// disposition is SIG_DFL, installs a handler that writes the collected data
+// and then dies of the same signal.
+void install_flush_handlers();
+
+// The interposed sigaction() calls this first. Returns true when `sig` is one
+// we manage and the call was answered (result in *rc, errno set on error).
+bool managed_sigaction(int sig, const struct sigaction* act,
+                       struct sigaction* old, int* rc);
+
+// Removes the profiler signal from a mask the program is about to install.
+// Returns `set` itself when unchanged, else `scratch`.
+const sigset_t* without_profiler_signal(int how, const sigset_t* set,
+                                        sigset_t* scratch);
+
+}  // namespace andweorc::runtime
+
+#endif  // ANDWEORC_RUNTIME_SIGNAL_HANDLERS_H_

@@ -1,0 +1,63 @@
+// signal_safe.h: the marker for async-signal-safe code and the few helpers
+// such code may use (raw syscalls, clocks, number formatting, whole writes).
+#ifndef ANDWEORC_RUNTIME_SIGNAL_SAFE_H_
+#define ANDWEORC_RUNTIME_SIGNAL_SAFE_H_
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+// Tags a function that may run inside a signal handler (see README.md).
+#define ANDWEORC_SIGNAL_SAFE
+// Initial-exec TLS: no allocation on first access (README.md rule 2).
+#define ANDWEORC_TLS __attribute__((tls_model("initial-exec"))) thread_local
+
+namespace andweorc::runtime {
+
+ANDWEORC_SIGNAL_SAFE inline uint64_t monotonic_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+}
+
+ANDWEORC_SIGNAL_SAFE inline uint64_t realtime_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+}
+
+ANDWEORC_SIGNAL_SAFE inline int current_tid() {
+  return int(syscall(SYS_gettid));
+}
+
+// Writes all of buf, retrying on EINTR and short writes. False on error.
+ANDWEORC_SIGNAL_SAFE bool write_all(int fd, const void* buf, size_t len);
+
+// Appends decimal digits of v to out (capacity cap); returns chars written.
+ANDWEORC_SIGNAL_SAFE size_t format_u64(uint64_t v, char* out, size_t cap);
+
+// Bounded string copy/append into a fixed buffer; always NUL-terminates.
+ANDWEORC_SIGNAL_SAFE size_t append_str(char* out, size_t cap, size_t len,
+                                       const char* s);
+
+// A spin lock the signal handler never takes. `try_lock` is safe anywhere;
+// `lock` may spin (yielding) and is for ordinary threads only.
+class SpinLock {
+ public:
+  ANDWEORC_SIGNAL_SAFE bool try_lock() {
+    return !__atomic_test_and_set(&held_, __ATOMIC_ACQUIRE);
+  }
+  void lock();
+  ANDWEORC_SIGNAL_SAFE void unlock() { __atomic_clear(&held_, __ATOMIC_RELEASE); }
+  // After fork only the forking thread exists: nobody else can hold it.
+  void reset_after_fork() { __atomic_clear(&held_, __ATOMIC_RELAXED); }
+
+ private:
+  bool held_ = false;
+};
+
+}  // namespace andweorc::runtime
+
+#endif  // ANDWEORC_RUNTIME_SIGNAL_SAFE_H_

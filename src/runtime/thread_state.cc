@@ -1,0 +1,154 @@
+// thread_state.cc: the thread pool of profiler state (see thread_state.h).
+#include "runtime/thread_state.h"
+
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+
+#include "runtime/progress_points.h"
+#include "runtime/raw_format.h"
+#include "runtime/raw_writer.h"
+#include "runtime/runtime.h"
+
+namespace andweorc::runtime {
+namespace {
+
+ThreadState g_slots[kMaxThreads];
+int g_slot_count = 0;  // highest slot ever claimed + 1 (atomic)
+uint64_t g_registered = 0;
+SpinLock g_claim_lock;
+ANDWEORC_TLS ThreadState* t_state = nullptr;
+
+pthread_key_t g_exit_key;
+pthread_once_t g_key_once = PTHREAD_ONCE_INIT;
+
+// Runs at thread exit (return from the start routine or pthread_exit), after
+// the program's own thread_local destructors, so their progress points count.
+void on_thread_exit(void*) { unregister_current_thread(); }
+void make_key() { pthread_key_create(&g_exit_key, on_thread_exit); }
+
+ThreadState* claim_slot() {
+  g_claim_lock.lock();
+  ThreadState* found = nullptr;
+  for (int i = 0; i < kMaxThreads; ++i) {
+    if (__atomic_load_n(&g_slots[i].status, __ATOMIC_RELAXED) == kFree) {
+      found = &g_slots[i];
+      __atomic_store_n(&found->status, kLive, __ATOMIC_RELEASE);
+      if (i >= g_slot_count) __atomic_store_n(&g_slot_count, i + 1, __ATOMIC_RELEASE);
+      break;
+    }
+  }
+  g_claim_lock.unlock();
+  return found;
+}
+
+void write_thread_event(ThreadState* s, uint32_t event) {
+  raw::ThreadRecord tr{uint32_t(s->tid), event, monotonic_ns()};
+  io_lock().lock();
+  raw_write(raw::kThread, &tr, sizeof tr);
+  io_lock().unlock();
+}
+
+}  // namespace
+
+ANDWEORC_SIGNAL_SAFE ThreadState* current_thread() { return t_state; }
+
+ANDWEORC_SIGNAL_SAFE ThreadState* thread_slot(int index) {
+  return &g_slots[index];
+}
+
+ANDWEORC_SIGNAL_SAFE int thread_slot_count() {
+  return __atomic_load_n(&g_slot_count, __ATOMIC_ACQUIRE);
+}
+
+uint64_t threads_registered() {
+  return __atomic_load_n(&g_registered, __ATOMIC_RELAXED);
+}
+
+ThreadState* register_current_thread() {
+  if (t_state != nullptr) return t_state;
+  ThreadState* s = claim_slot();
+  if (s == nullptr) return nullptr;
+  s->tid = current_tid();
+  if (s->ring_memory == nullptr) {
+    void* mem = mmap(nullptr, kRingBytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem != MAP_FAILED) s->ring_memory = static_cast<uint8_t*>(mem);
+  }
+  if (s->ring_memory != nullptr && !s->ring.ready())
+    s->ring.init(s->ring_memory, kRingBytes);
+  if (s->counters == nullptr)
+    __atomic_store_n(&s->counters, counters_allocate(), __ATOMIC_RELEASE);
+  t_state = s;
+  __atomic_add_fetch(&g_registered, 1, __ATOMIC_RELAXED);
+
+  pthread_once(&g_key_once, make_key);
+  pthread_setspecific(g_exit_key, s);
+  // Precise sleeps for the delay engine need timer slack of 1 ns (the
+  // default 50 us would swamp delays of a few hundred microseconds).
+  prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  if (runtime_active()) {
+    write_thread_event(s, raw::kThreadStart);
+    start_thread_sampler(s);
+  }
+  return s;
+}
+
+void unregister_current_thread() {
+  ThreadState* s = t_state;
+  if (s == nullptr) return;
+  stop_thread_sampler(s);
+  // Hand the remaining samples and counts over before the slot is reused.
+  io_lock().lock();
+  if (runtime_active()) {
+    raw_drain_all_rings();
+    raw::ThreadRecord tr{uint32_t(s->tid), raw::kThreadExit, monotonic_ns()};
+    raw_write(raw::kThread, &tr, sizeof tr);
+  }
+  uint64_t* counters = s->counters;
+  __atomic_store_n(&s->counters, nullptr, __ATOMIC_RELEASE);
+  counters_retire(counters);
+  t_state = nullptr;
+  __atomic_store_n(&s->status, kFree, __ATOMIC_RELEASE);
+  io_lock().unlock();
+}
+
+void thread_states_after_fork_child() {
+  g_claim_lock.reset_after_fork();
+  ThreadState* self = t_state;
+  for (int i = 0, n = thread_slot_count(); i < n; ++i) {
+    ThreadState* s = &g_slots[i];
+    if (s == self || s->status != kLive) continue;
+    // Threads other than the caller do not exist in the child. Their perf
+    // fds and mappings are copies of the parent's: drop them.
+    perf_event_mmap_page* page = s->perf_page;
+    if (page) munmap(page, s->perf_mmap_bytes);
+    s->perf_page = nullptr;
+    if (s->perf_fd >= 0) close(s->perf_fd);
+    s->perf_fd = -1;
+    s->has_timer = false;  // POSIX timers are not inherited across fork
+    if (s->ring.ready()) s->ring.init(s->ring_memory, kRingBytes);
+    counters_retire(s->counters);
+    s->counters = nullptr;
+    s->status = kFree;
+  }
+  if (self != nullptr) {
+    if (self->perf_page) munmap(self->perf_page, self->perf_mmap_bytes);
+    self->perf_page = nullptr;
+    if (self->perf_fd >= 0) close(self->perf_fd);
+    self->perf_fd = -1;
+    self->has_timer = false;
+    self->ring.init(self->ring_memory, kRingBytes);
+    self->tid = current_tid();
+  }
+}
+
+void stop_all_samplers() {
+  for (int i = 0, n = thread_slot_count(); i < n; ++i) {
+    ThreadState* s = &g_slots[i];
+    if (__atomic_load_n(&s->status, __ATOMIC_ACQUIRE) == kLive)
+      disable_thread_sampler(s);
+  }
+}
+
+}  // namespace andweorc::runtime

@@ -1,0 +1,71 @@
+// thread_state.h: per-thread profiler state, kept in a fixed pool.
+//
+// Contract: a ThreadState is claimed by its thread at registration and
+// released at thread exit; the pool never frees memory, so the collector may
+// read any slot at any time (it checks `status`). Only the owning thread's
+// signal handler produces into `ring`; consumers hold io_lock.
+#ifndef ANDWEORC_RUNTIME_THREAD_STATE_H_
+#define ANDWEORC_RUNTIME_THREAD_STATE_H_
+
+#include <linux/perf_event.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "runtime/sample_ring.h"
+#include "runtime/signal_safe.h"
+
+namespace andweorc::runtime {
+
+inline constexpr int kMaxThreads = 4096;
+inline constexpr size_t kRingBytes = 128 * 1024;
+
+enum ThreadStatus : int { kFree = 0, kLive = 1 };
+
+struct ThreadState {
+  int status = kFree;  // atomic; kLive while a thread owns this slot
+  int tid = 0;
+  uint32_t sampler = 0;  // raw::SamplerKind actually in use for this thread
+  // perf sampler
+  int perf_fd = -1;
+  perf_event_mmap_page* perf_page = nullptr;
+  size_t perf_mmap_bytes = 0;
+  // timer sampler
+  timer_t timer{};
+  bool has_timer = false;
+  uintptr_t stack_lo = 0, stack_hi = 0;  // for the frame-pointer walk
+  // samples waiting for the collector
+  SampleRing ring;
+  uint8_t* ring_memory = nullptr;
+  // progress-point counters (ANDWEORC_MAX_COUNTERS), owned by this thread
+  uint64_t* counters = nullptr;
+};
+
+// The calling thread's state, or nullptr. Signal-safe (initial-exec TLS).
+ANDWEORC_SIGNAL_SAFE ThreadState* current_thread();
+
+// Claims a slot for the calling thread and starts sampling it (if the runtime
+// is active). Returns the existing state if already registered; nullptr when
+// the pool is exhausted. Not signal-safe.
+ThreadState* register_current_thread();
+
+// Stops sampling the calling thread, hands its samples and counts to the
+// collector and frees the slot. Not signal-safe.
+void unregister_current_thread();
+
+// Pool access for the collector and shutdown (slot may be kFree).
+ThreadState* thread_slot(int index);
+ANDWEORC_SIGNAL_SAFE int thread_slot_count();  // highest slot ever used + 1
+
+// Number of threads ever registered in this process (for the report).
+uint64_t threads_registered();
+
+// After fork: frees every slot but the caller's and restarts its sampler.
+void thread_states_after_fork_child();
+
+// Stops the sampler of every live thread (shutdown).
+void stop_all_samplers();
+
+}  // namespace andweorc::runtime
+
+#endif  // ANDWEORC_RUNTIME_THREAD_STATE_H_

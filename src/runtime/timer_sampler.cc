@@ -1,0 +1,101 @@
+// timer_sampler.cc: timer_create fallback sampler (see timer_sampler.h).
+#include "runtime/timer_sampler.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+
+#include "runtime/raw_format.h"
+
+namespace andweorc::runtime {
+
+bool timer_start(ThreadState* s, uint64_t period_ns, int signal_number,
+                 int* error) {
+  // Stack bounds for the frame-pointer walk. pthread_getattr_np may allocate
+  // (it reads /proc/self/maps for the main thread): fine here, never in the
+  // handler.
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    void* addr = nullptr;
+    size_t size = 0;
+    if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+      s->stack_lo = reinterpret_cast<uintptr_t>(addr);
+      s->stack_hi = s->stack_lo + size;
+    }
+    pthread_attr_destroy(&attr);
+  }
+  sigevent ev;
+  memset(&ev, 0, sizeof ev);
+  ev.sigev_notify = SIGEV_THREAD_ID;
+  ev.sigev_signo = signal_number;
+  ev._sigev_un._tid = s->tid;
+  if (timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &s->timer) != 0) {
+    *error = errno;
+    return false;
+  }
+  itimerspec spec;
+  spec.it_interval.tv_sec = time_t(period_ns / 1000000000u);
+  spec.it_interval.tv_nsec = long(period_ns % 1000000000u);
+  spec.it_value = spec.it_interval;
+  if (timer_settime(s->timer, 0, &spec, nullptr) != 0) {
+    *error = errno;
+    timer_delete(s->timer);
+    return false;
+  }
+  s->has_timer = true;
+  return true;
+}
+
+void timer_stop(ThreadState* s) {
+  if (!__atomic_exchange_n(&s->has_timer, false, __ATOMIC_ACQ_REL)) return;
+  timer_delete(s->timer);
+}
+
+void timer_disable(ThreadState* s) {
+  if (!__atomic_load_n(&s->has_timer, __ATOMIC_ACQUIRE)) return;
+  itimerspec off{};
+  timer_settime(s->timer, 0, &off, nullptr);
+}
+
+ANDWEORC_SIGNAL_SAFE int walk_frame_pointers(uintptr_t fp, uintptr_t lo,
+                                             uintptr_t hi, uint64_t* out,
+                                             int cap) {
+  int n = 0;
+  // Each frame: [fp] = caller's fp, [fp+8] = return address. Frames grow
+  // towards higher addresses as we walk out; anything else means code
+  // without frame pointers, so we stop rather than read garbage.
+  while (n < cap && fp >= lo && fp + 16 <= hi && (fp & 7) == 0) {
+    const uintptr_t* frame = reinterpret_cast<const uintptr_t*>(fp);
+    uintptr_t ret = frame[1];
+    uintptr_t next = frame[0];
+    if (ret == 0) break;
+    out[n++] = ret;
+    if (next <= fp) break;
+    fp = next;
+  }
+  return n;
+}
+
+ANDWEORC_SIGNAL_SAFE void timer_sample(ThreadState* s, const ucontext_t* uc) {
+  if (!__atomic_load_n(&s->has_timer, __ATOMIC_ACQUIRE) || uc == nullptr)
+    return;
+  raw::SampleHeader sh{};
+  sh.tid = uint32_t(s->tid);
+  sh.time_ns = monotonic_ns();
+  int overrun = timer_getoverrun(s->timer);
+  sh.weight = uint32_t(1 + (overrun > 0 ? overrun : 0));
+  sh.flags = raw::kSampleFromTimer;
+  uint64_t frames[raw::kMaxFrames];
+  frames[0] = uint64_t(uc->uc_mcontext.gregs[REG_RIP]);
+  int n = 1;
+  if (s->stack_hi != 0)
+    n += walk_frame_pointers(uintptr_t(uc->uc_mcontext.gregs[REG_RBP]),
+                             s->stack_lo, s->stack_hi, frames + 1,
+                             raw::kMaxFrames - 1);
+  sh.nframes = uint16_t(n);
+  s->ring.push(&sh, sizeof sh, frames, size_t(n) * sizeof(uint64_t));
+}
+
+}  // namespace andweorc::runtime
