@@ -92,10 +92,10 @@ class Symbolizer {
   };
   std::vector<ModuleInfo> modules_seen() const;
 
-  // Extra places for separate debug info, in elfutils' debuginfo-path syntax
-  // (e.g. "/opt/debug:.debug"; absolute entries are also searched as
-  // <dir>/.build-id/xx/yyyy.debug). Default: elfutils' standard path
-  // (/usr/lib/debug, .debug next to the file, the file's own directory).
+  // Where to look for separate debug info, in elfutils' debuginfo-path
+  // syntax; replaces the default ":.debug:/usr/lib/debug" (the file's own
+  // directory, its .debug subdirectory, /usr/lib/debug). Absolute entries are
+  // searched by .gnu_debuglink name and as <dir>/.build-id/xx/yyyy.debug.
   // Applies to modules opened afterwards.
   void set_debuginfo_path(std::string path);
 
