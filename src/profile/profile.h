@@ -57,11 +57,11 @@ struct Process {
 
 struct RunInfo {
   std::vector<std::string> command;
-  std::string start_time;   // ISO 8601, UTC
-  double duration_s = 0;    // wall time of the whole run
-  int exit_status = 0;      // child's exit code; -1 when killed by a signal
-  int exit_signal = 0;      // the signal that killed it, else 0
-  std::string sampler;      // "perf", "timer" or "none"
+  std::string start_time;  // ISO 8601, UTC
+  double duration_s = 0;   // wall time of the whole run
+  int exit_status = 0;     // child's exit code; -1 when killed by a signal
+  int exit_signal = 0;     // the signal that killed it, else 0
+  std::string sampler;     // "perf", "timer" or "none"
   uint64_t sample_period_ns = 0;
   std::string tool_version;
   bool operator==(const RunInfo&) const = default;

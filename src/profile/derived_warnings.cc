@@ -1,0 +1,48 @@
+// derived_warnings.cc: warnings that follow from the profile's numbers.
+#include "profile/derived_warnings.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "profile/attribution.h"
+
+namespace andweorc::profile {
+
+std::vector<std::string> derived_warnings(const Profile& p) {
+  std::vector<std::string> out;
+  Attribution a = attribute(p);
+  if (a.total == 0 && p.samples == 0) {
+    if (p.run.sampler != "none") {
+      out.push_back(
+          "no samples were recorded: the program may have run too briefly "
+          "to sample; give it more work");
+    }
+  } else if (a.total > 0 && a.mapped_share() < kLowMappedShare) {
+    out.push_back(fmt::format(
+        "only {}% of samples mapped to a source line: build with -g",
+        static_cast<int>(std::floor(a.mapped_share() * 100))));
+  }
+  if (p.lost_samples > 0) {
+    double all =
+        static_cast<double>(p.samples) + static_cast<double>(p.lost_samples);
+    out.push_back(fmt::format(
+        "{} samples ({:.1f}%) were lost because a sample buffer was full; "
+        "the busiest threads are under-counted",
+        p.lost_samples, 100.0 * static_cast<double>(p.lost_samples) / all));
+  }
+  return out;
+}
+
+std::vector<std::string> all_warnings(const Profile& p) {
+  std::vector<std::string> out;
+  auto add = [&out](const std::string& w) {
+    if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(w);
+  };
+  for (const auto& w : p.warnings) add(w);
+  for (const auto& w : derived_warnings(p)) add(w);
+  return out;
+}
+
+}  // namespace andweorc::profile
