@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Set up, build, and profile the bundled example; prints the report.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+scripts/build.sh -DANDWEORC_BUILD_TESTS=OFF -DANDWEORC_BUILD_BENCH=OFF
+build/bin/andweorc run -o build/hot_loop.profile.json -- build/bin/hot_loop

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Set up, build, and run the whole test suite (also under ASan/UBSan for the
+# tool-side code; the runtime is never sanitized, it lives in signal handlers).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+scripts/build.sh
+(cd build && ctest --output-on-failure -j2 --timeout 600)
+if [ "${ANDWEORC_SKIP_SANITIZERS:-0}" != 1 ]; then
+  BUILD_DIR=build-asan scripts/build.sh -DANDWEORC_BUILD_BENCH=OFF \
+    -DANDWEORC_SANITIZE=address,undefined
+  (cd build-asan && ctest --output-on-failure -j2 --timeout 600)
+fi

@@ -1,0 +1,30 @@
+// child_process.h: runs the profiled command and waits for it.
+//
+// The child gets our stdin/stdout/stderr unchanged. SIGINT/SIGTERM/SIGHUP/
+// SIGQUIT sent to `andweorc` are forwarded to the child; a terminal's Ctrl-C
+// already reaches the child (same process group), so it is not sent twice.
+#ifndef ANDWEORC_CLI_CHILD_PROCESS_H_
+#define ANDWEORC_CLI_CHILD_PROCESS_H_
+
+#include <string>
+#include <vector>
+
+namespace andweorc::cli {
+
+struct ChildResult {
+  bool started = false;
+  std::string error;  // why it could not start (one line)
+  int exit_status = 0;  // when it exited
+  int signal = 0;       // when a signal killed it
+};
+
+// `env` entries are "NAME=value" and replace same-named variables.
+ChildResult run_child(const std::vector<std::string>& argv,
+                      const std::vector<std::string>& env);
+
+// The shell convention for a status: exit code, or 128 + signal.
+int shell_status(const ChildResult& r);
+
+}  // namespace andweorc::cli
+
+#endif  // ANDWEORC_CLI_CHILD_PROCESS_H_

@@ -1,0 +1,23 @@
+// commands.h: one entry point per subcommand; each adds itself to the CLI11
+// app and runs when selected.
+#ifndef ANDWEORC_CLI_COMMANDS_H_
+#define ANDWEORC_CLI_COMMANDS_H_
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace andweorc::cli {
+
+// Returns the exit status to use once `app` has parsed the arguments.
+using CommandRunner = std::function<int()>;
+
+// `command` is what followed `--` (or Coz's `---`) on the command line.
+CommandRunner add_run_command(CLI::App& app,
+                              const std::vector<std::string>& command);
+CommandRunner add_report_command(CLI::App& app);
+
+}  // namespace andweorc::cli
+
+#endif  // ANDWEORC_CLI_COMMANDS_H_

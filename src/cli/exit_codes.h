@@ -1,0 +1,14 @@
+// exit_codes.h: what `andweorc` returns, so scripts and CI can rely on it.
+#ifndef ANDWEORC_CLI_EXIT_CODES_H_
+#define ANDWEORC_CLI_EXIT_CODES_H_
+
+namespace andweorc::cli {
+
+inline constexpr int kExitOk = 0;
+// Bad usage or bad input (unknown option, missing command, unreadable or
+// corrupt profile). `run` otherwise returns the profiled program's status.
+inline constexpr int kExitUsage = 2;
+
+}  // namespace andweorc::cli
+
+#endif  // ANDWEORC_CLI_EXIT_CODES_H_

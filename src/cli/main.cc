@@ -1,0 +1,57 @@
+// main.cc: `andweorc` — the causal profiler's command-line tool.
+#include <CLI/CLI.hpp>
+#include <cstring>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+
+#ifndef ANDWEORC_VERSION
+#define ANDWEORC_VERSION "unknown"
+#endif
+
+int main(int argc, char** argv) {
+  using namespace andweorc::cli;
+  // Everything after `--` (or Coz's `---`) is the command to profile; CLI11
+  // never sees it, so the command's own options cannot be mistaken for ours.
+  std::vector<std::string> command;
+  int our_argc = argc;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--") == 0 || std::strcmp(argv[i], "---") == 0) {
+      command.assign(argv + i + 1, argv + argc);
+      our_argc = i;
+      break;
+    }
+  }
+
+  CLI::App app{
+      "andweorc: a causal profiler for C and C++ programs.\n"
+      "Finds the lines whose speed-up would speed up the whole program.",
+      "andweorc"};
+  app.set_version_flag("-V,--version", "andweorc " ANDWEORC_VERSION);
+  app.require_subcommand(1);
+  app.footer(
+      "Examples:\n"
+      "  andweorc run -- ./my_program --its-args    profile, print the report\n"
+      "  andweorc report profile.json                print a saved profile\n\n"
+      "Run 'andweorc COMMAND --help' for a command's options.\n"
+      "Exit status: 'run' returns the program's own status; 2 means a usage or "
+      "input error.");
+  CommandRunner run = add_run_command(app, command);
+  CommandRunner report = add_report_command(app);
+
+  try {
+    app.parse(our_argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "andweorc: " << e.what() << "\n"
+              << "Run 'andweorc --help' for usage.\n";
+    return kExitUsage;
+  }
+  if (app.got_subcommand("run")) return run();
+  if (app.got_subcommand("report")) return report();
+  return kExitUsage;
+}

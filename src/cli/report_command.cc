@@ -1,0 +1,66 @@
+// report_command.cc: `andweorc report FILE` re-prints a saved profile.
+#include <fstream>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "profile/atomic_file.h"
+#include "profile/profile_json.h"
+#include "report/text_report.h"
+
+namespace andweorc::cli {
+namespace {
+
+struct ReportOptions {
+  std::string file;
+  std::string format = "text";
+  std::string output;
+  size_t top = 10;
+};
+
+int run_report(const ReportOptions& o) {
+  profile::ReadResult r = profile::read_profile(o.file);
+  if (!r.ok()) {
+    std::cerr << "andweorc: " << r.error << "\n";
+    return kExitUsage;
+  }
+  std::string text;
+  if (o.format == "json") {
+    text = profile::dump_profile(*r.profile) + "\n";
+  } else {
+    std::ostringstream out;
+    report::TextOptions options;
+    options.top = o.top;
+    report::write_text(*r.profile, out, options);
+    text = out.str();
+  }
+  if (o.output.empty() || o.output == "-") {
+    std::cout << text;
+    return kExitOk;
+  }
+  std::string error;
+  if (!profile::write_file_atomic(o.output, text, &error)) {
+    std::cerr << "andweorc: " << error << "\n";
+    return kExitUsage;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+CommandRunner add_report_command(CLI::App& app) {
+  auto o = std::make_shared<ReportOptions>();
+  CLI::App* cmd = app.add_subcommand("report", "Print a saved profile");
+  cmd->add_option("FILE", o->file, "Profile written by 'andweorc run'")
+      ->required();
+  cmd->add_option("-f,--format", o->format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  cmd->add_option("-o,--output", o->output,
+                  "Write to this file instead of standard output");
+  cmd->add_option("-n,--top", o->top, "Lines and functions to list")
+      ->capture_default_str();
+  return [o] { return run_report(*o); };
+}
+
+}  // namespace andweorc::cli

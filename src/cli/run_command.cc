@@ -1,0 +1,195 @@
+// run_command.cc: `andweorc run [options] -- command [args...]`.
+//
+// Runs the command with the runtime preloaded, then turns the raw records it
+// left behind into a profile: written atomically to --output and summarized
+// on standard error (the program's standard output stays its own).
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+
+#include "cli/child_process.h"
+#include "cli/commands.h"
+#include "cli/duration.h"
+#include "cli/exit_codes.h"
+#include "cli/runtime_locator.h"
+#include "ingest/profile_builder.h"
+#include "ingest/raw_reader.h"
+#include "profile/profile_json.h"
+#include "report/text_report.h"
+
+#ifndef ANDWEORC_VERSION
+#define ANDWEORC_VERSION "unknown"
+#endif
+
+namespace andweorc::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RunOptions {
+  std::string output = "profile.json";
+  std::vector<std::string> binary_scope;
+  std::vector<std::string> source_scope;
+  std::string sample_period = "1ms";
+  std::string sampler = "auto";
+  std::string keep_raw;
+  size_t top = 10;
+  bool quiet = false;
+};
+
+std::string iso8601_utc(std::chrono::system_clock::time_point t) {
+  std::time_t tt = std::chrono::system_clock::to_time_t(t);
+  std::tm tm{};
+  gmtime_r(&tt, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// A private directory for the runtime's raw files.
+std::string make_data_dir(std::string* error) {
+  std::error_code ec;
+  fs::path base = fs::temp_directory_path(ec);
+  if (ec) base = "/tmp";
+  std::string templ = (base / "andweorc-XXXXXX").string();
+  if (mkdtemp(templ.data()) == nullptr) {
+    *error = "cannot create a temporary directory in " + base.string() + ": " +
+             std::strerror(errno);
+    return "";
+  }
+  return templ;
+}
+
+std::vector<std::string> runtime_environment(const RunOptions& o,
+                                             const std::string& runtime,
+                                             const std::string& data_dir,
+                                             uint64_t period_ns) {
+  std::string preload = runtime;
+  if (const char* existing = std::getenv("LD_PRELOAD"); existing && *existing)
+    preload += std::string(":") + existing;
+  std::vector<std::string> env = {
+      "LD_PRELOAD=" + preload,
+      "ANDWEORC_DATA_DIR=" + data_dir,
+      "ANDWEORC_SAMPLE_PERIOD_NS=" + std::to_string(period_ns),
+  };
+  if (o.sampler == "timer") env.push_back("ANDWEORC_SAMPLER=timer");
+  return env;
+}
+
+int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
+  if (command.empty()) {
+    std::cerr << "andweorc: no command to profile; usage: andweorc run "
+                 "[options] -- command [args...]\n";
+    return kExitUsage;
+  }
+  std::optional<uint64_t> period = parse_duration_ns(o.sample_period);
+  if (!period || *period < 100000 || *period > 1000000000) {
+    std::cerr << "andweorc: --sample-period must be between 100us and 1s "
+                 "(e.g. 1ms), got '"
+              << o.sample_period << "'\n";
+    return kExitUsage;
+  }
+  std::vector<std::string> tried;
+  std::string runtime = locate_runtime(&tried);
+  if (runtime.empty()) {
+    std::cerr << "andweorc: cannot find libandweorc.so (looked for";
+    for (const auto& t : tried) std::cerr << " " << t;
+    std::cerr << "); set ANDWEORC_RUNTIME to its path\n";
+    return kExitUsage;
+  }
+  std::string error;
+  std::string data_dir = o.keep_raw.empty() ? make_data_dir(&error) : o.keep_raw;
+  if (data_dir.empty()) {
+    std::cerr << "andweorc: " << error << "\n";
+    return kExitUsage;
+  }
+  fs::create_directories(data_dir);
+
+  auto start_wall = std::chrono::system_clock::now();
+  auto start = std::chrono::steady_clock::now();
+  ChildResult child =
+      run_child(command, runtime_environment(o, runtime, data_dir, *period));
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  if (!child.started) {
+    std::cerr << "andweorc: " << child.error << "\n";
+    if (o.keep_raw.empty()) fs::remove_all(data_dir);
+    return kExitUsage;
+  }
+
+  // Whatever happened to the program, write what was collected.
+  std::vector<ingest::RawProcess> processes;
+  if (!ingest::read_raw_dir(data_dir, &processes, &error))
+    std::cerr << "andweorc: " << error << "\n";
+  if (o.keep_raw.empty()) fs::remove_all(data_dir);
+
+  profile::Profile prof;
+  prof.run.command = command;
+  prof.run.start_time = iso8601_utc(start_wall);
+  prof.run.duration_s = seconds;
+  prof.run.exit_status = child.exit_status;
+  prof.run.exit_signal = child.signal;
+  prof.run.sample_period_ns = *period;
+  prof.run.tool_version = ANDWEORC_VERSION;
+  prof.run.sampler = "none";
+  for (const auto& p : processes) {
+    if (p.sampler == 1) prof.run.sampler = "perf";
+    if (p.sampler == 2 && prof.run.sampler == "none") prof.run.sampler = "timer";
+  }
+  symbols::Symbolizer symbolizer;
+  ingest::build_profile(processes, {o.binary_scope, o.source_scope}, symbolizer,
+                        &prof);
+
+  int status = shell_status(child);
+  if (!profile::write_profile(prof, o.output, &error)) {
+    std::cerr << "andweorc: " << error << "\n";
+    return status != 0 ? status : kExitUsage;
+  }
+  if (!o.quiet) {
+    report::TextOptions options;
+    options.top = o.top;
+    report::write_text(prof, std::cerr, options);
+    std::cerr << "Profile written to " << o.output << "\n";
+  }
+  return status;
+}
+
+}  // namespace
+
+CommandRunner add_run_command(CLI::App& app,
+                              const std::vector<std::string>& command) {
+  auto o = std::make_shared<RunOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "run",
+      "Profile a command: andweorc run [options] -- command [args...]\n"
+      "(Coz's '---' separator is accepted too.) The program's standard "
+      "streams pass through; its exit status is returned.");
+  cmd->add_option("-o,--output", o->output, "Where to write the profile (JSON)")
+      ->capture_default_str();
+  cmd->add_option("-b,--binary-scope", o->binary_scope,
+                  "Glob for binaries whose code is profiled; MAIN is the "
+                  "main executable (default: MAIN). Repeatable");
+  cmd->add_option("-s,--source-scope", o->source_scope,
+                  "Glob for source files whose lines are profiled; a leading "
+                  "'!' excludes (default: all but /usr/include, /usr/lib). "
+                  "Repeatable");
+  cmd->add_option("--sample-period", o->sample_period,
+                  "CPU time between samples, e.g. 1ms, 500us")
+      ->capture_default_str();
+  cmd->add_option("--sampler", o->sampler,
+                  "perf (perf_event_open), timer (fallback), or auto")
+      ->check(CLI::IsMember({"auto", "perf", "timer"}))
+      ->capture_default_str();
+  cmd->add_option("-n,--top", o->top, "Lines and functions in the summary")
+      ->capture_default_str();
+  cmd->add_option("--keep-raw", o->keep_raw,
+                  "Keep the runtime's raw records in this directory");
+  cmd->add_flag("-q,--quiet", o->quiet, "Do not print the summary");
+  return [o, command] { return run_profile(*o, command); };
+}
+
+}  // namespace andweorc::cli

@@ -1,0 +1,161 @@
+// profile_builder.cc: see profile_builder.h.
+#include "ingest/profile_builder.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "ingest/scope.h"
+#include "runtime/raw_format.h"
+
+namespace andweorc::ingest {
+namespace {
+
+class FrameTable {
+ public:
+  explicit FrameTable(profile::Profile* p) : profile_(p) {}
+  uint32_t intern(const profile::Frame& f) {
+    std::string key = fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}{}", f.function,
+                                  f.file, f.line, f.module, int(f.inlined),
+                                  int(f.in_scope));
+    auto [it, added] = index_.try_emplace(key, uint32_t(profile_->frames.size()));
+    if (added) profile_->frames.push_back(f);
+    return it->second;
+  }
+
+ private:
+  profile::Profile* profile_;
+  std::unordered_map<std::string, uint32_t> index_;
+};
+
+std::string basename_of(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+struct ProcessContext {
+  const RawProcess& raw;
+  symbols::ProcessMaps maps;
+  std::unordered_map<uint64_t, std::vector<uint32_t>> leaf_cache, caller_cache;
+};
+
+const std::vector<uint32_t>& frames_for(ProcessContext& ctx, uint64_t address,
+                                        bool is_return_address,
+                                        symbols::Symbolizer& symbolizer,
+                                        const ScopeMatcher& scope,
+                                        FrameTable& table) {
+  auto& cache = is_return_address ? ctx.caller_cache : ctx.leaf_cache;
+  auto it = cache.find(address);
+  if (it != cache.end()) return it->second;
+  symbols::Location loc = symbolizer.symbolize(ctx.maps, address, is_return_address);
+  std::vector<uint32_t> ids;
+  bool binary_in = scope.binary_matches(loc.module, ctx.raw.executable);
+  for (const auto& sf : loc.frames) {
+    profile::Frame f;
+    f.function = sf.function;
+    f.file = sf.file;
+    f.line = sf.line;
+    f.module = loc.module;
+    f.inlined = sf.inlined;
+    f.in_scope = binary_in && f.line > 0 && scope.source_matches(f.file);
+    ids.push_back(table.intern(f));
+  }
+  if (ids.empty()) {
+    profile::Frame f;
+    f.module = loc.module;
+    ids.push_back(table.intern(f));
+  }
+  return cache.emplace(address, std::move(ids)).first->second;
+}
+
+void add_process_warnings(const RawProcess& p, profile::Profile* out) {
+  for (const auto& note : p.notes) out->warnings.push_back(note);
+  if (!p.clean_exit) {
+    out->warnings.push_back(fmt::format(
+        "process {} ({}) did not shut down normally (killed or crashed): its "
+        "last few milliseconds of samples may be missing",
+        p.pid, basename_of(p.executable)));
+  }
+}
+
+void add_module_warnings(const symbols::Symbolizer& symbolizer,
+                         const std::set<std::string>& main_executables,
+                         profile::Profile* out) {
+  for (const auto& m : symbolizer.modules_seen()) {
+    bool is_main = main_executables.count(m.path) > 0;
+    if (!m.opened) {
+      if (is_main)
+        out->warnings.push_back(fmt::format(
+            "cannot read {} to map its samples to source: {}", m.path, m.error));
+    } else if (!m.has_dwarf && is_main) {
+      out->warnings.push_back(fmt::format(
+          "{} has no debug info: its samples map to functions at best, not "
+          "lines. Fix: rebuild with -g (and keep it unstripped)",
+          m.path));
+    }
+  }
+}
+
+}  // namespace
+
+void build_profile(const std::vector<RawProcess>& processes,
+                   const BuildOptions& options, symbols::Symbolizer& symbolizer,
+                   profile::Profile* out) {
+  out->scope.binary = options.binary_scope.empty() ? default_binary_scope()
+                                                   : options.binary_scope;
+  out->scope.source = options.source_scope.empty() ? default_source_scope()
+                                                   : options.source_scope;
+  ScopeMatcher scope(out->scope.binary, out->scope.source);
+  FrameTable table(out);
+  std::map<std::vector<uint32_t>, uint64_t> stacks;
+  std::map<std::pair<std::string, profile::PointKind>, size_t> point_index;
+  std::set<std::string> main_executables;
+
+  for (const RawProcess& p : processes) {
+    out->processes.push_back(profile::Process{p.pid, p.executable, p.clean_exit});
+    main_executables.insert(p.executable);
+    out->threads += p.threads.size();
+    out->lost_samples += p.lost_samples;
+    ProcessContext ctx{p, symbols::ProcessMaps::parse(p.maps), {}, {}};
+    for (const RawSample& s : p.samples) {
+      std::vector<uint32_t> stack;
+      for (size_t i = 0; i < s.frames.size(); ++i) {
+        const auto& ids =
+            frames_for(ctx, s.frames[i], i > 0, symbolizer, scope, table);
+        stack.insert(stack.end(), ids.begin(), ids.end());
+      }
+      stacks[stack] += s.weight;
+      out->samples += s.weight;
+    }
+    for (const RawPoint& rp : p.points) {
+      bool latency = rp.kind != 1;  // ANDWEORC_KIND_THROUGHPUT
+      auto kind = latency ? profile::PointKind::kLatency
+                          : profile::PointKind::kThroughput;
+      auto [it, added] = point_index.try_emplace({rp.name, kind}, out->points.size());
+      if (added) out->points.push_back(profile::ProgressPoint{rp.name, kind});
+      profile::ProgressPoint& pt = out->points[it->second];
+      if (rp.kind == 1) pt.visits += rp.value;
+      if (rp.kind == 2) pt.begins += rp.value;
+      if (rp.kind == 3) pt.ends += rp.value;
+    }
+    add_process_warnings(p, out);
+  }
+  for (auto& [frames, count] : stacks)
+    out->stacks.push_back(profile::Stack{frames, count});
+  add_module_warnings(symbolizer, main_executables, out);
+  if (out->lost_samples > 0)
+    out->warnings.push_back(fmt::format(
+        "{} samples were dropped because a buffer was full", out->lost_samples));
+  if (processes.empty())
+    out->warnings.push_back(
+        "no profiling data: the program exited before the runtime started, "
+        "or it is statically linked (LD_PRELOAD cannot reach it)");
+  else if (out->samples == 0)
+    out->warnings.push_back(
+        "no samples: the program used less CPU time than one sample period; "
+        "run it longer or lower --sample-period");
+}
+
+}  // namespace andweorc::ingest

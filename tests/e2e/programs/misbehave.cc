@@ -1,0 +1,89 @@
+// Programs that end badly or fight the profiler, one per argv[1] mode:
+//   segv | abort | thread-exit | fork | exec <path> | until-signal |
+//   hostile-signals
+// Each burns CPU in burn() first, so there is something to sample.
+#include <pthread.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+volatile uint64_t g_sink;
+volatile sig_atomic_t g_stop = 0;
+
+__attribute__((noinline)) void burn(int ms) {
+  auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  uint64_t h = 1;
+  while (std::chrono::steady_clock::now() < end && !g_stop) {
+    for (int i = 0; i < 10000; ++i) h = h * 2862933555777941757ull + 3;  // BURN_LINE
+  }
+  g_sink = h;
+}
+
+int main(int argc, char** argv) {
+  const char* mode = argc > 1 ? argv[1] : "";
+  if (!strcmp(mode, "segv")) {
+    burn(300);
+    std::fflush(stdout);
+    volatile int* p = nullptr;
+    return *p;
+  }
+  if (!strcmp(mode, "abort")) {
+    burn(300);
+    std::abort();
+  }
+  if (!strcmp(mode, "thread-exit")) {
+    std::thread t([] {
+      burn(300);
+      std::exit(3);
+    });
+    t.join();
+    return 0;
+  }
+  if (!strcmp(mode, "fork")) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      burn(300);
+      _exit(0);
+    }
+    burn(300);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    std::printf("child exited %d\n", WEXITSTATUS(status));
+    return 0;
+  }
+  if (!strcmp(mode, "exec") && argc > 2) {
+    burn(200);
+    execv(argv[2], argv + 2);
+    std::perror("execv");
+    return 1;
+  }
+  if (!strcmp(mode, "until-signal")) {
+    std::printf("ready\n");
+    std::fflush(stdout);
+    while (true) burn(100);
+  }
+  if (!strcmp(mode, "hostile-signals")) {
+    // Block every signal and try to take SIGPROF: sampling must go on.
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, nullptr);
+    signal(SIGPROF, SIG_IGN);
+    struct sigaction sa {};
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPROF, &sa, nullptr);
+    struct sigaction seen {};
+    sigaction(SIGPROF, nullptr, &seen);
+    burn(400);
+    std::printf("sigprof seen as %s\n", seen.sa_handler == SIG_IGN ? "ignored" : "other");
+    return 0;
+  }
+  std::fprintf(stderr, "unknown mode\n");
+  return 1;
+}

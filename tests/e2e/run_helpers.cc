@@ -1,0 +1,67 @@
+// run_helpers.cc: see run_helpers.h.
+#include "run_helpers.h"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace andweorc::testing {
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+std::string temp_dir() {
+  std::string t = "/tmp/andweorc-test-XXXXXX";
+  if (mkdtemp(t.data()) == nullptr) std::abort();
+  return t;
+}
+
+RunResult run_command(const std::vector<std::string>& argv,
+                      const std::function<void(int)>& during) {
+  std::string dir = temp_dir();
+  std::string out_path = dir + "/out", err_path = dir + "/err";
+  pid_t pid = fork();
+  if (pid == 0) {
+    int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(out, 1);
+    dup2(err, 2);
+    int devnull = open("/dev/null", O_RDONLY);
+    dup2(devnull, 0);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(126);
+  }
+  if (during) during(pid);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  RunResult r;
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(out_path);
+  r.err = slurp(err_path);
+  std::system(("rm -rf " + dir).c_str());
+  return r;
+}
+
+int line_of(const std::string& path, const std::string& marker) {
+  std::ifstream in(path);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n)
+    if (line.find(marker) != std::string::npos) return n;
+  return 0;
+}
+
+}  // namespace andweorc::testing

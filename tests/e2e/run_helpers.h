@@ -1,0 +1,30 @@
+// run_helpers.h: run a command, capture its output and status; find marker
+// lines in fixture sources.
+#ifndef ANDWEORC_TESTS_E2E_RUN_HELPERS_H_
+#define ANDWEORC_TESTS_E2E_RUN_HELPERS_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace andweorc::testing {
+
+struct RunResult {
+  int status = -1;  // exit code, or 128 + signal
+  std::string out;
+  std::string err;
+};
+
+// Runs argv to completion. `during(pid)` (optional) runs while it is alive.
+RunResult run_command(const std::vector<std::string>& argv,
+                      const std::function<void(int)>& during = nullptr);
+
+// The 1-based line in `path` containing `marker`, or 0.
+int line_of(const std::string& path, const std::string& marker);
+
+// A fresh temporary directory, removed by the caller.
+std::string temp_dir();
+
+}  // namespace andweorc::testing
+
+#endif  // ANDWEORC_TESTS_E2E_RUN_HELPERS_H_
