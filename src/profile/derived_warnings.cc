@@ -13,24 +13,10 @@ namespace andweorc::profile {
 std::vector<std::string> derived_warnings(const Profile& p) {
   std::vector<std::string> out;
   Attribution a = attribute(p);
-  if (a.total == 0 && p.samples == 0) {
-    if (p.run.sampler != "none") {
-      out.push_back(
-          "no samples were recorded: the program may have run too briefly "
-          "to sample; give it more work");
-    }
-  } else if (a.total > 0 && a.mapped_share() < kLowMappedShare) {
+  if (a.total > 0 && a.mapped_share() < kLowMappedShare) {
     out.push_back(fmt::format(
         "only {}% of samples mapped to a source line: build with -g",
         static_cast<int>(std::floor(a.mapped_share() * 100))));
-  }
-  if (p.lost_samples > 0) {
-    double all =
-        static_cast<double>(p.samples) + static_cast<double>(p.lost_samples);
-    out.push_back(fmt::format(
-        "{} samples ({:.1f}%) were lost because a sample buffer was full; "
-        "the busiest threads are under-counted",
-        p.lost_samples, 100.0 * static_cast<double>(p.lost_samples) / all));
   }
   return out;
 }

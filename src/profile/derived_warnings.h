@@ -1,12 +1,14 @@
 // derived_warnings.h: warnings computed from a Profile's contents.
 //
-// Contract: derived_warnings(p) returns one-sentence warnings (each with its
-// fix where there is one) that follow from the data alone:
-//   - no samples were recorded;
-//   - less than half of the samples have a source line (build with -g);
-//   - some samples were lost (buffers were full).
-// The ingest code should not store these in Profile::warnings; writers show
-// p.warnings first, then these, skipping exact duplicates (all_warnings).
+// Contract: derived_warnings(p) returns one-sentence warnings, each with its
+// fix, that follow from the profile's numbers rather than from raw data:
+//   - fewer than kLowMappedShare of the samples have a source line at their
+//     leaf frame ("only 12% of samples mapped to a source line: build with
+//     -g").
+// The ingest code reports what only it can see (runtime notes, unclean
+// exits, modules without debug info, lost samples, no samples) in
+// Profile::warnings and should not store these. Writers show p.warnings
+// first, then these, skipping exact duplicates: use all_warnings(p).
 // "No sample in scope" is not a warning here: the report says it in place of
 // the top-lines table.
 #ifndef ANDWEORC_PROFILE_DERIVED_WARNINGS_H_
