@@ -256,13 +256,22 @@ std::vector<Frame> Module::lookup(uint64_t vaddr) {
 }
 
 void Module::load_all() {
+  load_line_tables();
+  load_inline_index();
+}
+
+void Module::load_line_tables() {
   if (!units_loaded_) load_units();
   for (CompileUnit& cu : units_) {
     Dwarf_Lines* lines = nullptr;
     size_t count = 0;
-    dwarf_getsrclines(&cu.die, &lines, &count);
-    index_of(cu);
+    dwarf_getsrclines(&cu.die, &lines, &count);  // cached inside libdw
   }
+}
+
+void Module::load_inline_index() {
+  if (!units_loaded_) load_units();
+  for (CompileUnit& cu : units_) index_of(cu);
 }
 
 void Module::for_each_line_range(

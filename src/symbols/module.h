@@ -46,6 +46,9 @@ class Module {
   // Eagerly parses every CU's line table and builds every CU's inline index
   // (what lookups otherwise do lazily, per CU).
   void load_all();
+  // The two halves of load_all(), for measuring them apart.
+  void load_line_tables();
+  void load_inline_index();
 
   // Calls fn(file, line, lo, hi) for each line-table address range [lo, hi)
   // in ELF vaddr space; adjacent rows with the same file:line are merged.

@@ -1,0 +1,29 @@
+#!/bin/sh
+# run_symbol_load_bench.sh: generates and builds a C++ program with >= 100 MB
+# of DWARF (-g -O1), then times loading its line tables and inline index.
+# Usage: run_symbol_load_bench.sh BENCH_BINARY WORKDIR
+# Env: UNITS (translation units, default 18), PER_UNIT (template
+# instantiations per unit, default 20), JOBS (default 2), CXX (default g++).
+set -eu
+bench=$1
+work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+units=${UNITS:-18}
+per_unit=${PER_UNIT:-20}
+jobs=${JOBS:-2}
+cxx=${CXX:-g++}
+
+mkdir -p "$work"
+python3 "$here/gen_big_program.py" "$work/src" "$units" "$per_unit"
+
+# Compile units in parallel; unchanged sources are not rebuilt.
+start=$(date +%s)
+ls "$work/src"/*.cc | xargs -P "$jobs" -I{} sh -c '
+  src=$1; obj=$2/$(basename "$src" .cc).o
+  if [ ! -e "$obj" ] || [ "$src" -nt "$obj" ]; then
+    '"$cxx"' -std=c++20 -g -O1 -c "$src" -o "$obj"
+  fi' _ {} "$work"
+$cxx -o "$work/big_program" "$work"/*.o
+echo "built $work/big_program in $(( $(date +%s) - start )) s"
+
+"$bench" "$work/big_program" 3
