@@ -1,0 +1,396 @@
+// text_report.cc: header, warnings, progress points, top lines/functions.
+#include "report/text_report.h"
+
+#include <fmt/format.h>
+#include <string.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profile/attribution.h"
+#include "profile/derived_warnings.h"
+#include "report/display.h"
+
+namespace andweorc::report {
+namespace {
+
+using profile::Attribution;
+using profile::Profile;
+
+constexpr size_t kMinWidth = 60;
+constexpr std::string_view kIndent = "  ";
+
+class Style {
+ public:
+  explicit Style(bool color) : color_(color) {}
+  std::string heading(std::string_view s) const { return paint("1", s); }
+  std::string warning(std::string_view s) const { return paint("33", s); }
+
+ private:
+  std::string paint(std::string_view code, std::string_view s) const {
+    if (!color_) return std::string(s);
+    return fmt::format("\033[{}m{}\033[0m", code, s);
+  }
+  bool color_;
+};
+
+// Everything the sections need, computed once.
+struct Context {
+  const Profile& p;
+  const TextOptions& options;
+  size_t width;
+  Style style;
+  Attribution attribution;
+  std::string common;  // stripped from displayed file names; may be ""
+};
+
+std::string join(const std::vector<std::string>& v, std::string_view sep,
+                 std::string_view if_empty) {
+  if (v.empty()) return std::string(if_empty);
+  std::string out;
+  for (const auto& s : v) {
+    if (!out.empty()) out += sep;
+    out += s;
+  }
+  return out;
+}
+
+std::string scope_text(const Profile& p) {
+  return fmt::format("binaries: {}; sources: {}",
+                     join(p.scope.binary, ", ", "(default)"),
+                     join(p.scope.source, ", ", "any"));
+}
+
+std::string display_file(const Context& c, const std::string& file) {
+  if (!c.common.empty() && file.rfind(c.common, 0) == 0) {
+    return file.substr(c.common.size());
+  }
+  return file;
+}
+
+std::string location(const Context& c, const profile::LineCount& l) {
+  if (l.file.empty()) {
+    return l.line > 0 ? fmt::format("?:{}", l.line) : "(no source)";
+  }
+  std::string f = display_file(c, l.file);
+  return l.line > 0 ? fmt::format("{}:{}", f, l.line) : f + ":?";
+}
+
+std::string function_name(const std::string& f) {
+  return f.empty() ? "(unknown)" : f;
+}
+
+size_t rows_to_show(const Context& c, size_t available) {
+  if (c.options.top == 0) return available;
+  return std::min(c.options.top, available);
+}
+
+// The label column of the header.
+void header_line(std::ostream& out, std::string_view label,
+                 std::string_view text) {
+  out << kIndent << pad_right(label, 10) << "  " << text << "\n";
+}
+
+std::string exit_text(const Profile& p) {
+  std::string how;
+  if (p.run.exit_signal > 0) {
+    const char* abbrev = sigabbrev_np(p.run.exit_signal);
+    how = abbrev ? fmt::format("killed by signal {} (SIG{})", p.run.exit_signal,
+                               abbrev)
+                 : fmt::format("killed by signal {}", p.run.exit_signal);
+  } else {
+    how = fmt::format("status {}", p.run.exit_status);
+  }
+  if (p.run.duration_s > 0) {
+    how += " after " + format_seconds(p.run.duration_s);
+  }
+  return how;
+}
+
+std::string sampler_text(const Profile& p) {
+  const std::string& s = p.run.sampler;
+  if (s == "none") return "none: no samples were taken";
+  std::string name = s == "perf"    ? "perf (task-clock)"
+                     : s == "timer" ? "timer (fallback)"
+                     : s.empty()    ? "(unknown)"
+                                    : s;
+  if (p.run.sample_period_ns == 0) return name;
+  return fmt::format("{}, every {} of CPU time per thread", name,
+                     format_period(p.run.sample_period_ns));
+}
+
+void write_header(const Context& c, std::ostream& out) {
+  const Profile& p = c.p;
+  const Attribution& a = c.attribution;
+  std::string title = "andweorc profile";
+  if (!p.run.command.empty()) {
+    title += " of " + shell_join(p.run.command);
+  }
+  out << c.style.heading(fit_right(title, c.width)) << "\n";
+  header_line(out, "exit", exit_text(p));
+  header_line(out, "sampler", fit_right(sampler_text(p), c.width - 14));
+  header_line(out, "samples",
+              fmt::format("{} ({} lost)", format_count(p.samples),
+                          format_count(p.lost_samples)));
+  size_t np = p.processes.size();
+  header_line(out, "threads",
+              fmt::format("{} in {} process{}", format_count(p.threads),
+                          format_count(np), np == 1 ? "" : "es"));
+  if (a.total == 0) {
+    header_line(out, "mapped", "n/a (no samples)");
+    header_line(out, "in scope", "n/a (no samples)");
+  } else {
+    header_line(
+        out, "mapped",
+        format_share(a.mapped_share()) + " of samples have a source line");
+    header_line(out, "in scope",
+                format_share(a.in_scope_share()) + " of samples");
+  }
+  header_line(out, "scope", fit_right(scope_text(p), c.width - 14));
+  if (!c.common.empty()) {
+    header_line(out, "files",
+                fit_left("relative to " + c.common, c.width - 14));
+  }
+}
+
+void write_warnings(const Context& c, std::ostream& out) {
+  std::vector<std::string> warnings = profile::all_warnings(c.p);
+  if (warnings.empty()) return;
+  out << "\n" << c.style.heading("Warnings:") << "\n";
+  for (const auto& w : warnings) {
+    std::vector<std::string> lines = wrap(w, c.width - 4);
+    for (size_t i = 0; i < lines.size(); ++i) {
+      std::string line = (i == 0 ? "  ! " : "    ") + lines[i];
+      out << c.style.warning(line) << "\n";
+    }
+  }
+}
+
+std::string rate_text(double per_s) {
+  if (per_s >= 100) {
+    return format_count(static_cast<uint64_t>(std::llround(per_s))) + "/s";
+  }
+  return fmt::format("{:.1f}/s", per_s);
+}
+
+void write_points(const Context& c, std::ostream& out) {
+  const Profile& p = c.p;
+  out << "\n";
+  if (p.points.empty()) {
+    out << c.style.heading("Progress points:") << " none\n";
+    for (const auto& l :
+         wrap("Mark finished work with ANDWEORC_PROGRESS(\"name\") from "
+              "<andweorc/andweorc.h> to measure throughput.",
+              c.width - 2)) {
+      out << kIndent << l << "\n";
+    }
+    return;
+  }
+  out << c.style.heading("Progress points:") << "\n";
+  size_t name_w = 4;
+  for (const auto& pt : p.points) {
+    name_w = std::max(name_w, display_width(pt.name));
+  }
+  name_w = std::min<size_t>(name_w, 40);
+  for (const auto& pt : p.points) {
+    std::string counts;
+    if (pt.kind == profile::PointKind::kThroughput) {
+      counts = fmt::format("{} visit{}", format_count(pt.visits),
+                           pt.visits == 1 ? "" : "s");
+      if (p.run.duration_s > 0) {
+        counts += fmt::format(
+            " ({})",
+            rate_text(static_cast<double>(pt.visits) / p.run.duration_s));
+      }
+    } else {
+      counts = fmt::format("{} begin{}, {} end{}", format_count(pt.begins),
+                           pt.begins == 1 ? "" : "s", format_count(pt.ends),
+                           pt.ends == 1 ? "" : "s");
+    }
+    const char* kind =
+        pt.kind == profile::PointKind::kThroughput ? "throughput" : "latency";
+    out << kIndent << pad_right(fit_right(pt.name, name_w), name_w) << "  "
+        << pad_right(kind, 10) << "  " << counts << "\n";
+  }
+}
+
+// A ranked table: rank, share, samples, then two text columns; the first
+// text column is padded, the second is last on the line.
+struct Row {
+  double share;
+  uint64_t samples;
+  std::string first;
+  std::string second;
+};
+
+// How a text column is shortened when it does not fit.
+enum class Fit { kKeepStart, kKeepEnd, kFunction };
+
+std::string fit(std::string_view s, size_t width, Fit how) {
+  if (display_width(s) <= width) return std::string(s);
+  switch (how) {
+    case Fit::kKeepEnd:
+      return fit_left(s, width);
+    case Fit::kFunction: {
+      // Shorten C++ decorations first; then keep the end, which holds the
+      // function's own name.
+      std::string t = collapse_templates(s);
+      if (display_width(t) > width) t = collapse_params(t);
+      return fit_left(t, width);
+    }
+    default:
+      return fit_right(s, width);
+  }
+}
+
+void write_table(const Context& c, std::ostream& out, const Row& head,
+                 const std::vector<Row>& rows, Fit first_fit, Fit second_fit) {
+  size_t samples_w = display_width("samples");
+  size_t first_max = display_width(head.first);
+  size_t second_max = display_width(head.second);
+  for (const Row& r : rows) {
+    samples_w = std::max(samples_w, display_width(format_count(r.samples)));
+    first_max = std::max(first_max, display_width(r.first));
+    second_max = std::max(second_max, display_width(r.second));
+  }
+  // "  rank  share  SAMPLES  FIRST  SECOND"
+  size_t fixed = 2 + 4 + 2 + 6 + 2 + samples_w + 2 + 2;
+  size_t room = c.width > fixed + 20 ? c.width - fixed : 20;
+  size_t first_w = first_max;
+  size_t second_w = second_max;
+  if (first_w + second_w > room) {
+    // Both do not fit: a column narrower than half the room keeps its
+    // width, the other gets the rest; otherwise they split it evenly.
+    size_t half = room / 2;
+    if (first_max <= half) {
+      first_w = first_max;
+    } else if (second_max <= half) {
+      first_w = room - second_max;
+    } else {
+      first_w = half;
+    }
+    second_w = room - first_w;
+  }
+  auto line = [&](std::string_view rank, std::string_view share,
+                  std::string_view samples, std::string_view first,
+                  std::string_view second) {
+    std::string text =
+        fmt::format("{}{}  {}  {}  {}  {}", kIndent, pad_left(rank, 4),
+                    pad_left(share, 6), pad_left(samples, samples_w),
+                    pad_right(fit(first, first_w, first_fit), first_w),
+                    fit(second, second_w, second_fit));
+    text.erase(text.find_last_not_of(' ') + 1);
+    out << text << "\n";
+  };
+  line("rank", "share", "samples", head.first, head.second);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    line(std::to_string(i + 1), format_share(r.share), format_count(r.samples),
+         r.first, r.second);
+  }
+}
+
+void write_more(const Context& c, std::ostream& out, size_t shown,
+                size_t total_rows, uint64_t shown_samples, const char* what) {
+  if (shown >= total_rows) return;
+  uint64_t rest = c.attribution.in_scope - shown_samples;
+  size_t more = total_rows - shown;
+  std::string text = fmt::format(
+      "... {} more {}{} with {} of samples (raise --top to see them)",
+      format_count(more), what, more == 1 ? "" : "s",
+      format_share(c.attribution.share(rest)));
+  for (const auto& l : wrap(text, c.width - 2)) out << kIndent << l << "\n";
+}
+
+void write_top_lines(const Context& c, std::ostream& out) {
+  const Attribution& a = c.attribution;
+  out << "\n";
+  if (a.total == 0) {
+    out << c.style.heading("Top lines:") << " none (no samples)\n";
+    return;
+  }
+  if (a.in_scope == 0) {
+    out << c.style.heading("Top lines:") << " none\n";
+    std::string msg = fmt::format(
+        "No sample fell in scope ({}). Fix: check --binary-scope and "
+        "--source-scope, and build with -g so that samples map to source "
+        "lines.",
+        scope_text(c.p));
+    for (const auto& l : wrap(msg, c.width - 2)) {
+      out << c.style.warning(std::string(kIndent) + l) << "\n";
+    }
+    return;
+  }
+  out << c.style.heading(fmt::format("Top lines ({} of samples in scope):",
+                                     format_share(a.in_scope_share())))
+      << "\n";
+  size_t n = rows_to_show(c, a.lines.size());
+  std::vector<Row> rows;
+  uint64_t shown = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const auto& l = a.lines[i];
+    rows.push_back({a.share(l.samples), l.samples, location(c, l),
+                    function_name(l.function)});
+    shown += l.samples;
+  }
+  write_table(c, out, {0, 0, "location", "function"}, rows, Fit::kKeepEnd,
+              Fit::kFunction);
+  write_more(c, out, n, a.lines.size(), shown, "line");
+}
+
+void write_top_functions(const Context& c, std::ostream& out) {
+  const Attribution& a = c.attribution;
+  if (a.in_scope == 0) return;
+  out << "\n" << c.style.heading("Top functions:") << "\n";
+  size_t n = rows_to_show(c, a.functions.size());
+  std::vector<Row> rows;
+  uint64_t shown = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const auto& f = a.functions[i];
+    rows.push_back({a.share(f.samples), f.samples, function_name(f.function),
+                    f.file.empty() ? "" : display_file(c, f.file)});
+    shown += f.samples;
+  }
+  write_table(c, out, {0, 0, "function", "file"}, rows, Fit::kFunction,
+              Fit::kKeepEnd);
+  write_more(c, out, n, a.functions.size(), shown, "function");
+}
+
+// The directory shared by the files the tables will show.
+std::string shown_common_dir(const Attribution& a, size_t top) {
+  std::vector<std::string> files;
+  size_t nl = top == 0 ? a.lines.size() : std::min(top, a.lines.size());
+  for (size_t i = 0; i < nl; ++i) {
+    if (!a.lines[i].file.empty()) files.push_back(a.lines[i].file);
+  }
+  size_t nf = top == 0 ? a.functions.size() : std::min(top, a.functions.size());
+  for (size_t i = 0; i < nf; ++i) {
+    if (!a.functions[i].file.empty()) files.push_back(a.functions[i].file);
+  }
+  return common_dir(files);
+}
+
+}  // namespace
+
+void write_text(const Profile& p, std::ostream& out,
+                const TextOptions& options) {
+  Context c{p,
+            options,
+            std::max(options.width, kMinWidth),
+            Style(options.color),
+            profile::attribute(p),
+            ""};
+  if (c.attribution.in_scope > 0) {
+    c.common = shown_common_dir(c.attribution, options.top);
+  }
+  write_header(c, out);
+  write_warnings(c, out);
+  write_points(c, out);
+  write_top_lines(c, out);
+  write_top_functions(c, out);
+}
+
+}  // namespace andweorc::report
