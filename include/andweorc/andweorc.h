@@ -17,6 +17,7 @@
 #ifndef ANDWEORC_ANDWEORC_H_
 #define ANDWEORC_ANDWEORC_H_
 
+#include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,7 +47,8 @@ int andweorc_register_point(int kind, const char* name);
 /* Returns the calling thread's counter array (ANDWEORC_MAX_COUNTERS slots). */
 uint64_t* andweorc_thread_counters(void);
 
-/* Declared weak so that programs need not link libdl (glibc < 2.34). */
+/* Re-declared weak (after <dlfcn.h>, as coz.h does, so the two headers mix)
+ * so that programs need not link libdl on glibc < 2.34. */
 void* dlsym(void* handle, const char* symbol) __attribute__((weak));
 
 typedef int (*andweorc_register_fn_)(int, const char*);

@@ -191,7 +191,7 @@ TEST_F(E2E, ForkedChildIsProfiledToo) {
   profile::Profile p = load();
   ASSERT_EQ(p.processes.size(), 2u);
   EXPECT_NE(p.processes[0].pid, p.processes[1].pid);
-  EXPECT_GT(p.samples, 400u);  // ~300 ms in each process
+  EXPECT_GT(p.samples, 300u);  // 300 ms of CPU in each process
 }
 
 TEST_F(E2E, ExecedProgramIsProfiledToo) {

@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <time.h>
+
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -17,10 +19,18 @@
 volatile uint64_t g_sink;
 volatile sig_atomic_t g_stop = 0;
 
+static double cpu_ms() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 __attribute__((noinline)) void burn(int ms) {
-  auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  double start_ms = cpu_ms();
+  // CPU time, not wall time: a loaded machine stretches the run but the
+  // number of samples (one per ms of CPU) stays put.
   uint64_t h = 1;
-  while (std::chrono::steady_clock::now() < end && !g_stop) {
+  while (cpu_ms() < start_ms + ms && !g_stop) {
     for (int i = 0; i < 10000; ++i) h = h * 2862933555777941757ull + 3;  // BURN_LINE
   }
   g_sink = h;

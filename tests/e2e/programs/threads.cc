@@ -1,6 +1,8 @@
 // Work in threads made by pthread_create and std::thread; the hot line runs
-// only in those threads (THREAD_HOT_LINE).
+// only in those threads (see the marker comment in burn).
 #include <pthread.h>
+
+#include <time.h>
 
 #include <chrono>
 #include <cstdint>
@@ -8,10 +10,18 @@
 
 volatile uint64_t g_sink;
 
+static double cpu_ms() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 __attribute__((noinline)) void burn(int ms) {
-  auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  double start_ms = cpu_ms();
+  // CPU time, not wall time: a loaded machine stretches the run but the
+  // number of samples (one per ms of CPU) stays put.
   uint64_t h = 1;
-  while (std::chrono::steady_clock::now() < end) {
+  while (cpu_ms() < start_ms + ms) {
     for (int i = 0; i < 10000; ++i) h = h * 2862933555777941757ull + 3;  // THREAD_HOT_LINE
   }
   g_sink = h;
