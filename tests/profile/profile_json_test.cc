@@ -443,5 +443,20 @@ TEST(ProfileJsonErrors, ReadsFromFileWithPathInMessage) {
                 "are 5 frames");
 }
 
+TEST(ProfileJson, DocumentedExampleIsAValidProfile) {
+  std::string doc_text = slurp(ANDWEORC_FORMAT_DOC);
+  size_t start = doc_text.find("```json\n");
+  ASSERT_NE(start, std::string::npos) << "no ```json block in the docs";
+  start += 8;
+  size_t end = doc_text.find("```", start);
+  ASSERT_NE(end, std::string::npos);
+  ReadResult r =
+      parse_profile(doc_text.substr(start, end - start), "the doc example");
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.profile->frames.size(), 3u);
+  EXPECT_EQ(r.profile->stacks[1].frames, (std::vector<uint32_t>{2, 1}));
+  EXPECT_EQ(r.profile->points[0].visits, 12500u);
+}
+
 }  // namespace
 }  // namespace andweorc::profile
