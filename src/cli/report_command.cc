@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/terminal.h"
 #include "profile/atomic_file.h"
 #include "profile/profile_json.h"
 #include "report/text_report.h"
@@ -26,11 +27,12 @@ int run_report(const ReportOptions& o) {
   }
   std::string text;
   if (o.format == "json") {
-    text = profile::dump_profile(*r.profile) + "\n";
+    text = profile::dump_profile(*r.profile);
   } else {
     std::ostringstream out;
     report::TextOptions options;
     options.top = o.top;
+    options.color = (o.output.empty() || o.output == "-") && use_color(1);
     report::write_text(*r.profile, out, options);
     text = out.str();
   }

@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/duration.h"
 #include "cli/exit_codes.h"
+#include "cli/terminal.h"
 #include "cli/runtime_locator.h"
 #include "ingest/profile_builder.h"
 #include "ingest/raw_reader.h"
@@ -152,6 +153,7 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   if (!o.quiet) {
     report::TextOptions options;
     options.top = o.top;
+    options.color = use_color(2);
     report::write_text(prof, std::cerr, options);
     std::cerr << "Profile written to " << o.output << "\n";
   }
