@@ -73,8 +73,52 @@ struct Scope {
   bool operator==(const Scope&) const = default;
 };
 
+// One progress point's change during one experiment.
+struct PointDelta {
+  std::string name;
+  PointKind kind = PointKind::kThroughput;
+  uint64_t visits = 0;      // throughput: visits during the experiment
+  uint64_t arrivals = 0;    // latency: BEGINs during the experiment
+  uint64_t departures = 0;  // latency: ENDs during the experiment
+  // latency: transactions in flight (begins - ends since start) at the
+  // experiment's start and end, for Little's law.
+  int64_t in_flight_start = 0;
+  int64_t in_flight_end = 0;
+  bool operator==(const PointDelta&) const = default;
+};
+
+// One causal experiment: while it ran, `selected` was virtually sped up by
+// speedup_pct percent by delaying every other thread.
+struct Experiment {
+  std::string file;      // the selected line (or function's first line)
+  int line = 0;
+  std::string function;  // demangled function containing it
+  std::string granularity = "line";  // "line" or "function"
+  int speedup_pct = 0;   // 0..100
+  double duration_s = 0;  // wall-clock length
+  double delay_s = 0;     // total delay inserted (per thread)
+  uint64_t selected_samples = 0;  // samples that hit the selection
+  int pid = 0;            // process that ran it
+  std::vector<PointDelta> points;
+  double virtual_duration_s() const { return duration_s - delay_s; }
+  bool operator==(const Experiment&) const = default;
+};
+
+// How experiments were chosen (mirrors `andweorc run` options).
+struct ExperimentSettings {
+  bool enabled = false;       // false: sampling-only run
+  std::string fixed_line;     // "FILE:LINE" or "" for random choice
+  int fixed_speedup = -1;     // percent, or -1 for random choice
+  bool end_to_end = false;    // one experiment over the whole run
+  double experiment_time_s = 0;  // initial experiment length
+  uint64_t seed = 0;
+  std::string granularity = "line";
+  bool operator==(const ExperimentSettings&) const = default;
+};
+
 struct Profile {
   RunInfo run;
+  ExperimentSettings settings;
   Scope scope;
   std::vector<Process> processes;
   uint64_t threads = 0;
@@ -84,6 +128,7 @@ struct Profile {
   std::vector<Stack> stacks;
   std::vector<ProgressPoint> points;
   std::vector<std::string> warnings;  // sentences for the user
+  std::vector<Experiment> experiments;  // empty when none ran
   bool operator==(const Profile&) const = default;
 };
 

@@ -1,0 +1,99 @@
+// delay_engine.cc: see delay_engine.h for the rules.
+#include "runtime/delay_engine.h"
+
+#include <errno.h>
+#include <time.h>
+
+namespace andweorc::runtime {
+
+ANDWEORC_SIGNAL_SAFE uint64_t real_sleep(void*, uint64_t ns) {
+  uint64_t start = monotonic_ns();
+  timespec req{time_t(ns / 1000000000u), long(ns % 1000000000u)};
+  timespec rem;
+  // Resume after signals (other samples may arrive while we sleep).
+  while (nanosleep(&req, &rem) != 0 && errno == EINTR) req = rem;
+  return monotonic_ns() - start;
+}
+
+ANDWEORC_SIGNAL_SAFE void DelayEngine::sync_epoch(DelayAccount& a) {
+  uint32_t e = __atomic_load_n(&epoch_, __ATOMIC_ACQUIRE);
+  if (a.epoch != e) {
+    a.epoch = e;
+    a.local = global();
+    a.blocked_global = a.local;
+  }
+}
+
+ANDWEORC_SIGNAL_SAFE void DelayEngine::on_samples(DelayAccount& a,
+                                                  uint64_t hits) {
+  sync_epoch(a);
+  uint64_t per_hit = delay_per_hit();
+  if (per_hit != 0 && hits != 0) {
+    uint64_t add = per_hit * hits;
+    __atomic_add_fetch(&global_, add, __ATOMIC_ACQ_REL);
+    __atomic_add_fetch(&hits_, hits, __ATOMIC_RELAXED);
+    a.local += add;  // the sped-up thread itself is not delayed
+  }
+  catch_up(a);
+}
+
+ANDWEORC_SIGNAL_SAFE uint64_t DelayEngine::catch_up(DelayAccount& a) {
+  sync_epoch(a);
+  uint64_t g = global();
+  if (g <= a.local || g - a.local < kMinSleepNs) return 0;
+  uint64_t slept = sleeper_.sleep(sleeper_.ctx, g - a.local);
+  a.local += slept;  // oversleep becomes credit
+  a.paid += slept;
+  return slept;
+}
+
+ANDWEORC_SIGNAL_SAFE void DelayEngine::pre_block(DelayAccount& a) {
+  sync_epoch(a);
+  a.blocked_global = global();
+}
+
+ANDWEORC_SIGNAL_SAFE void DelayEngine::post_block(DelayAccount& a,
+                                                  bool woken_by_thread) {
+  uint32_t before = a.epoch;
+  sync_epoch(a);
+  if (woken_by_thread && a.epoch == before) {
+    uint64_t g = global();
+    // Delays inserted while we were blocked were paid by our waker.
+    if (g > a.blocked_global) a.local += g - a.blocked_global;
+  } else if (!woken_by_thread) {
+    catch_up(a);
+  }
+}
+
+ANDWEORC_SIGNAL_SAFE void DelayEngine::inherit(DelayAccount& child,
+                                               const DelayAccount& parent) const {
+  child.local = parent.local;
+  child.epoch = parent.epoch;
+  child.blocked_global = parent.local;
+  child.paid = 0;
+}
+
+ANDWEORC_SIGNAL_SAFE uint64_t DelayEngine::token(const DelayAccount& a) const {
+  // Encode the epoch so a token from an old experiment is ignored.
+  return (uint64_t(a.epoch) << 48) | (a.local & ((uint64_t(1) << 48) - 1));
+}
+
+ANDWEORC_SIGNAL_SAFE void DelayEngine::adopt(DelayAccount& a, uint64_t token) {
+  sync_epoch(a);
+  if (uint32_t(token >> 48) != (a.epoch & 0xffff)) return;
+  uint64_t local = token & ((uint64_t(1) << 48) - 1);
+  uint64_t mine = a.local & ((uint64_t(1) << 48) - 1);
+  if (local > mine) a.local += local - mine;
+}
+
+void DelayEngine::start_experiment(uint64_t delay_per_hit) {
+  __atomic_store_n(&hits_, 0, __ATOMIC_RELAXED);
+  __atomic_add_fetch(&epoch_, 1, __ATOMIC_ACQ_REL);
+  __atomic_store_n(&delay_per_hit_, delay_per_hit, __ATOMIC_RELEASE);
+}
+
+void DelayEngine::end_experiment() {
+  __atomic_store_n(&delay_per_hit_, 0, __ATOMIC_RELEASE);
+}
+
+}  // namespace andweorc::runtime

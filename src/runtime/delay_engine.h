@@ -1,0 +1,103 @@
+// delay_engine.h: virtual speed-up by delaying other threads (Coz's method).
+//
+// While an experiment runs, every sample that hits the selected code adds
+// `delay_per_hit` (= speedup x sample period) to a process-wide `global`
+// count and to the hitting thread's own `local` count. Every thread whose
+// local count is behind global "owes" the difference and pays it by
+// sleeping, inside its sample handler or before it wakes another thread. The
+// actual sleep is measured and any oversleep is kept as credit (local may run
+// ahead of global), because sleeps overshoot by tens of microseconds, and by
+// milliseconds when the machine is oversubscribed.
+//
+// Inheritance rules (the correctness core):
+//  - pre_block / post_block(woken_by_thread = true): a thread woken by
+//    another thread is credited with the delays inserted while it was
+//    blocked, since its waker paid them before waking it.
+//  - post_block(false): woken by a timeout or the outside world (I/O), the
+//    thread pays what it missed.
+//  - catch_up before waking another thread (unlock, signal, post, write).
+//  - a new thread starts with its creator's local count.
+//  - when a new experiment starts (epoch changes), a thread's unpaid debt or
+//    unused credit from the previous experiment is dropped the first time the
+//    thread touches the engine: experiments do not leak into each other.
+//
+// All member functions except the coordinator's are ANDWEORC_SIGNAL_SAFE:
+// atomics, and the injected sleeper (nanosleep + clock_gettime in
+// production). The sleeper and clock are injected so the rules above are
+// unit-tested deterministically.
+#ifndef ANDWEORC_RUNTIME_DELAY_ENGINE_H_
+#define ANDWEORC_RUNTIME_DELAY_ENGINE_H_
+
+#include <stdint.h>
+
+#include "runtime/signal_safe.h"
+
+namespace andweorc::runtime {
+
+// Per-thread accounting; owned by its thread (lives in ThreadState).
+struct DelayAccount {
+  uint64_t local = 0;           // delay paid or credited, ns
+  uint64_t blocked_global = 0;  // global count when the thread blocked
+  uint32_t epoch = 0;           // experiment this account is synced to
+  uint64_t paid = 0;            // total sleep in this thread, for reports
+};
+
+// Sleeps about `ns`; returns how long it really slept (measured).
+struct Sleeper {
+  uint64_t (*sleep)(void* ctx, uint64_t ns);
+  void* ctx;
+};
+
+// nanosleep in a loop, measured with CLOCK_MONOTONIC.
+ANDWEORC_SIGNAL_SAFE uint64_t real_sleep(void* ctx, uint64_t ns);
+
+class DelayEngine {
+ public:
+  explicit DelayEngine(Sleeper sleeper = Sleeper{real_sleep, nullptr})
+      : sleeper_(sleeper) {}
+
+  // --- Per-thread operations (the owning thread; signal-safe). ---
+  // `hits` samples of this thread hit the selection; then pays any debt.
+  ANDWEORC_SIGNAL_SAFE void on_samples(DelayAccount& a, uint64_t hits);
+  // Pays what the thread owes now. Returns the nanoseconds slept.
+  ANDWEORC_SIGNAL_SAFE uint64_t catch_up(DelayAccount& a);
+  ANDWEORC_SIGNAL_SAFE void pre_block(DelayAccount& a);
+  ANDWEORC_SIGNAL_SAFE void post_block(DelayAccount& a, bool woken_by_thread);
+  // A new thread's account, made by its creator before the thread starts.
+  ANDWEORC_SIGNAL_SAFE void inherit(DelayAccount& child,
+                                    const DelayAccount& parent) const;
+  // A work item handed between threads carries its producer's count; the
+  // consumer adopts it (never moving backwards: the larger count wins).
+  ANDWEORC_SIGNAL_SAFE uint64_t token(const DelayAccount& a) const;
+  ANDWEORC_SIGNAL_SAFE void adopt(DelayAccount& a, uint64_t token);
+
+  // --- Coordinator (one thread). ---
+  // Starts an experiment: a new epoch with `delay_per_hit` ns per hit.
+  void start_experiment(uint64_t delay_per_hit);
+  // Stops adding delays; debts are still paid until the next start.
+  void end_experiment();
+  ANDWEORC_SIGNAL_SAFE uint64_t global() const {
+    return __atomic_load_n(&global_, __ATOMIC_ACQUIRE);
+  }
+  ANDWEORC_SIGNAL_SAFE uint64_t delay_per_hit() const {
+    return __atomic_load_n(&delay_per_hit_, __ATOMIC_ACQUIRE);
+  }
+  // Hits counted since the experiment started.
+  uint64_t hits() const { return __atomic_load_n(&hits_, __ATOMIC_ACQUIRE); }
+
+ private:
+  ANDWEORC_SIGNAL_SAFE void sync_epoch(DelayAccount& a);
+
+  Sleeper sleeper_;
+  uint64_t global_ = 0;         // atomic; monotone
+  uint64_t delay_per_hit_ = 0;  // atomic; 0 outside experiments
+  uint64_t hits_ = 0;           // atomic
+  uint32_t epoch_ = 0;          // atomic
+  // Debts below this are carried, not slept: a nanosleep costs tens of
+  // microseconds of overshoot anyway, which credit would then absorb.
+  static constexpr uint64_t kMinSleepNs = 1000;
+};
+
+}  // namespace andweorc::runtime
+
+#endif  // ANDWEORC_RUNTIME_DELAY_ENGINE_H_
