@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
   double total = median(total_s);
   printf("compile units: %zu, inline-index entries: %zu\n", stats.compile_units,
          stats.inline_entries);
-  printf("open + CU table: %.3f s\n", median(open_s));
+  printf("open:            %.3f s\n", median(open_s));
   printf("line tables:     %.3f s\n", median(lines_s));
   printf("inline index:    %.3f s\n", median(index_s));
   printf("load total:      %.3f s (median of %d; min %.3f s)\n", total, repeats,

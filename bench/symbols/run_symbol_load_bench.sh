@@ -2,13 +2,14 @@
 # run_symbol_load_bench.sh: generates and builds a C++ program with >= 100 MB
 # of DWARF (-g -O1), then times loading its line tables and inline index.
 # Usage: run_symbol_load_bench.sh BENCH_BINARY WORKDIR
-# Env: UNITS (translation units, default 18), PER_UNIT (template
-# instantiations per unit, default 20), JOBS (default 2), CXX (default g++).
+# Env: UNITS (translation units, default 13: ~110 MB of DWARF; each takes
+# ~30 s of CPU to compile), PER_UNIT (template instantiations per unit,
+# default 20), JOBS (default 2), CXX (default g++).
 set -eu
 bench=$1
 work=$2
 here=$(cd "$(dirname "$0")" && pwd)
-units=${UNITS:-18}
+units=${UNITS:-13}
 per_unit=${PER_UNIT:-20}
 jobs=${JOBS:-2}
 cxx=${CXX:-g++}

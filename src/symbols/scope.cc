@@ -1,9 +1,9 @@
 // scope.cc: see scope.h.
-#include "ingest/scope.h"
+#include "symbols/scope.h"
 
 #include <fnmatch.h>
 
-namespace andweorc::ingest {
+namespace andweorc::symbols {
 
 std::vector<std::string> default_binary_scope() { return {"MAIN"}; }
 
@@ -49,4 +49,4 @@ bool ScopeMatcher::source_matches(const std::string& file) const {
   return false;
 }
 
-}  // namespace andweorc::ingest
+}  // namespace andweorc::symbols

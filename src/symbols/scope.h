@@ -6,13 +6,13 @@
 // glob and its file matches some positive source glob and no negative one.
 // Frames without a source line are never in scope: a line profiler cannot
 // name a line for them.
-#ifndef ANDWEORC_INGEST_SCOPE_H_
-#define ANDWEORC_INGEST_SCOPE_H_
+#ifndef ANDWEORC_SYMBOLS_SCOPE_H_
+#define ANDWEORC_SYMBOLS_SCOPE_H_
 
 #include <string>
 #include <vector>
 
-namespace andweorc::ingest {
+namespace andweorc::symbols {
 
 // Defaults like Coz: the main executable, minus system headers.
 std::vector<std::string> default_binary_scope();
@@ -35,6 +35,6 @@ class ScopeMatcher {
 // '/', against the basename.
 bool glob_matches(const std::string& glob, const std::string& path);
 
-}  // namespace andweorc::ingest
+}  // namespace andweorc::symbols
 
-#endif  // ANDWEORC_INGEST_SCOPE_H_
+#endif  // ANDWEORC_SYMBOLS_SCOPE_H_

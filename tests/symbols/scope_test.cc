@@ -1,9 +1,9 @@
 // Tests for binary/source scope matching.
-#include "ingest/scope.h"
+#include "symbols/scope.h"
 
 #include <gtest/gtest.h>
 
-namespace andweorc::ingest {
+namespace andweorc::symbols {
 namespace {
 
 TEST(Scope, MainMeansTheProcessExecutable) {
@@ -38,4 +38,4 @@ TEST(Scope, ExplicitScopesAndExclusions) {
 }
 
 }  // namespace
-}  // namespace andweorc::ingest
+}  // namespace andweorc::symbols
