@@ -1,0 +1,316 @@
+// analysis.cc: from experiments to per-line impact estimates.
+//
+// Decisions (also in docs/causal-analysis.md):
+//  - Weights are the experiments' virtual durations. The noise of one
+//    experiment's measurement shrinks with its length: a count of visits
+//    over a window of length d has a relative error of about 1/sqrt(visits)
+//    and visits grow with d, and longer windows also average out program
+//    phases. Weighting by visits instead would be biased: visits are the
+//    outcome, so faster experiments would count more. The duration is chosen
+//    by the runtime before the experiment's outcome is known.
+//  - Baseline: a line with enough 0% experiments of its own is compared with
+//    them (they anchor x = 0 and give the reference period / latency). The
+//    runtime picks the line to speed up from recent samples, so a line's
+//    experiments cluster in the program phases where it runs, and its own
+//    0% experiments ran in the same phases: comparing with them removes the
+//    phase from the estimate. A line with too few falls back to the pooled
+//    0% experiments of the whole run (any 0% experiment measures the
+//    undelayed program, so each is a valid observation at x = 0). Either
+//    way the intercept is estimated, not forced to 0: it absorbs the
+//    baseline's own noise instead of tilting the slope.
+#include "experiments/analysis.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
+#include <utility>
+
+#include "experiments/ranking.h"
+#include "experiments/statistics.h"
+#include "profile/attribution.h"
+
+namespace andweorc::experiments {
+namespace {
+
+using profile::Experiment;
+using profile::PointDelta;
+using profile::PointKind;
+using profile::Profile;
+
+using PointKey = std::pair<std::string, PointKind>;
+
+// What one experiment says about one progress point.
+struct Measure {
+  const Experiment* e = nullptr;
+  double x = 0;          // line speed-up, 0..1
+  double weight = 0;     // virtual duration, s
+  double value = 0;      // period (s per visit) or latency (s)
+  uint64_t events = 0;   // visits or arrivals
+  double in_flight = 0;  // latency: mean transactions in flight
+};
+
+const PointDelta* find_delta(const Experiment& e, const PointKey& key) {
+  for (const PointDelta& d : e.points) {
+    if (d.name == key.first && d.kind == key.second) return &d;
+  }
+  return nullptr;
+}
+
+// The measure, or nothing when the experiment is unusable for the point:
+// no time left after delays, the point not recorded or never reached.
+std::optional<Measure> measure(const Experiment& e, const PointKey& key) {
+  double d = e.virtual_duration_s();
+  const PointDelta* delta = find_delta(e, key);
+  if (!(d > 0) || !std::isfinite(d) || delta == nullptr) return std::nullopt;
+  Measure m;
+  m.e = &e;
+  m.x = e.speedup_pct / 100.0;
+  m.weight = d;
+  if (key.second == PointKind::kThroughput) {
+    if (delta->visits == 0) return std::nullopt;
+    m.events = delta->visits;
+    m.value = d / static_cast<double>(delta->visits);
+  } else {
+    if (delta->arrivals == 0) return std::nullopt;
+    m.in_flight = (static_cast<double>(delta->in_flight_start) +
+                   static_cast<double>(delta->in_flight_end)) /
+                  2;
+    if (m.in_flight < 0) return std::nullopt;
+    m.events = delta->arrivals;
+    // Little's law: latency = in flight / arrival rate.
+    m.value = m.in_flight / (static_cast<double>(delta->arrivals) / d);
+  }
+  return m;
+}
+
+// The pooled baseline over 0% measures; 0 when there is none.
+double pooled_baseline(const std::vector<Measure>& zeros, PointKind kind) {
+  double duration = 0;
+  double events = 0;
+  double in_flight_time = 0;
+  for (const Measure& m : zeros) {
+    duration += m.weight;
+    events += static_cast<double>(m.events);
+    in_flight_time += m.in_flight * m.weight;
+  }
+  if (events <= 0) return 0;
+  // Throughput: total time / total visits. Latency: the duration-weighted
+  // mean in-flight over the pooled arrival rate.
+  return kind == PointKind::kThroughput ? duration / events
+                                        : in_flight_time / events;
+}
+
+// Experiments of one selected line (or function).
+struct Group {
+  std::string file;
+  int line = 0;
+  std::string function;
+  std::string granularity;
+  std::vector<const Experiment*> experiments;
+};
+
+std::vector<Group> group_experiments(const Profile& p) {
+  // Functions are keyed by (function, file); lines by (file, line).
+  std::map<std::tuple<std::string, std::string, std::string, int>, Group>
+      groups;
+  for (const Experiment& e : p.experiments) {
+    bool by_function = e.granularity == "function";
+    auto key =
+        by_function
+            ? std::make_tuple(e.granularity, e.function, e.file, 0)
+            : std::make_tuple(e.granularity, e.file, std::string(), e.line);
+    Group& g = groups[key];
+    if (g.experiments.empty()) {
+      g.file = e.file;
+      g.line = e.line;
+      g.function = e.function;
+      g.granularity = e.granularity;
+    }
+    if (by_function && e.line > 0 && (g.line == 0 || e.line < g.line)) {
+      g.line = e.line;
+    }
+    if (g.function.empty()) g.function = e.function;
+    g.experiments.push_back(&e);
+  }
+  std::vector<Group> out;
+  for (auto& [key, g] : groups) out.push_back(std::move(g));
+  return out;
+}
+
+LineImpact analyze_group(const Group& g, const PointKey& key,
+                         const std::vector<Measure>& pooled_zeros,
+                         double baseline, const AnalysisOptions& options) {
+  LineImpact m;
+  m.point = key.first;
+  m.kind = key.second;
+  m.file = g.file;
+  m.line = g.line;
+  m.function = g.function;
+  m.granularity = g.granularity;
+  m.level = options.level;
+
+  std::vector<Measure> own_zeros;
+  std::vector<Measure> sped_up;
+  for (const Experiment* e : g.experiments) {
+    std::optional<Measure> mm = measure(*e, key);
+    if (!mm) continue;
+    (e->speedup_pct == 0 ? own_zeros : sped_up).push_back(*mm);
+  }
+  bool reached = !own_zeros.empty() || !sped_up.empty();
+  bool sampled = std::any_of(sped_up.begin(), sped_up.end(), [](const auto& s) {
+    return s.e->selected_samples > 0;
+  });
+  m.own_baseline =
+      static_cast<int>(own_zeros.size()) >= options.min_own_baseline;
+  const std::vector<Measure>& zeros = m.own_baseline ? own_zeros : pooled_zeros;
+
+  std::set<int> levels;
+  for (const Measure& s : sped_up) levels.insert(s.e->speedup_pct);
+  m.speedup_experiments = static_cast<int>(sped_up.size());
+  m.speedup_levels = static_cast<int>(levels.size());
+  m.baseline_experiments = static_cast<int>(zeros.size());
+
+  // The reference: the line's own 0% experiments, pooled the same way.
+  double reference =
+      m.own_baseline ? pooled_baseline(own_zeros, key.second) : baseline;
+  if (reference > 0) {
+    std::vector<double> x, y, w;
+    const std::vector<Measure>* sets[] = {&zeros, &sped_up};
+    for (const std::vector<Measure>* set : sets) {
+      for (const Measure& s : *set) {
+        x.push_back(s.x);
+        y.push_back((reference - s.value) / reference);
+        w.push_back(s.weight);
+      }
+    }
+    LineFit fit = fit_line(x, y, w);
+    m.experiments = fit.n;
+    if (fit.valid) {
+      Interval ci = slope_interval(fit, options.level);
+      m.fitted = true;
+      m.slope = fit.slope;
+      m.intercept = fit.intercept;
+      m.slope_se = fit.slope_se;
+      m.ci_low = ci.low;
+      m.ci_high = ci.high;
+      m.r2 = fit.r2;
+      m.dof = fit.dof();
+    }
+  } else {
+    m.experiments = static_cast<int>(zeros.size() + sped_up.size());
+  }
+  classify(&m, options.min_speedup_experiments, reached, sampled);
+  return m;
+}
+
+std::string point_label(const PointKey& key) {
+  return fmt::format(
+      "{} point \"{}\"",
+      key.second == PointKind::kThroughput ? "throughput" : "latency",
+      key.first);
+}
+
+void run_notes(const Profile& p, const std::vector<PointKey>& keys,
+               Analysis* a) {
+  if (p.experiments.empty()) {
+    if (profile::attribute(p).in_scope == 0) {
+      a->notes.push_back(
+          "No experiment ran: no samples in scope, so there was no line to "
+          "speed up. Check --binary-scope and --source-scope, and build with "
+          "-g.");
+    } else {
+      a->notes.push_back(
+          "No experiment finished: not enough data: run longer (or on a "
+          "larger input).");
+    }
+    return;
+  }
+  if (keys.empty()) {
+    a->notes.push_back(
+        "The experiments recorded no progress point, so nothing can be "
+        "measured. Mark finished work with ANDWEORC_PROGRESS(\"name\").");
+  }
+  size_t no_time = 0;
+  for (const Experiment& e : p.experiments) {
+    if (!(e.virtual_duration_s() > 0)) ++no_time;
+  }
+  if (no_time > 0) {
+    a->notes.push_back(fmt::format(
+        "{} of {} experiments were left out: their delays took all of their "
+        "time.",
+        no_time, p.experiments.size()));
+  }
+}
+
+}  // namespace
+
+Analysis analyze(const Profile& p, const AnalysisOptions& options) {
+  Analysis a;
+  a.level = options.level;
+  a.min_speedup_experiments = options.min_speedup_experiments;
+  std::set<PointKey> key_set;
+  for (const Experiment& e : p.experiments) {
+    for (const PointDelta& d : e.points) key_set.insert({d.name, d.kind});
+  }
+  std::vector<PointKey> keys(key_set.begin(), key_set.end());
+  run_notes(p, keys, &a);
+  std::vector<Group> groups = group_experiments(p);
+
+  for (const PointKey& key : keys) {
+    PointSummary s;
+    s.name = key.first;
+    s.kind = key.second;
+    std::vector<Measure> pooled_zeros;
+    for (const Experiment& e : p.experiments) {
+      if (find_delta(e, key) != nullptr) ++s.experiments;
+      std::optional<Measure> m = measure(e, key);
+      if (!m) continue;
+      ++s.reached;
+      if (e.speedup_pct == 0) pooled_zeros.push_back(*m);
+    }
+    s.baseline = pooled_baseline(pooled_zeros, key.second);
+    s.baseline_experiments =
+        s.baseline > 0 ? static_cast<int>(pooled_zeros.size()) : 0;
+    if (s.reached == 0) {
+      a.notes.push_back(fmt::format(
+          "The {} was never reached during an experiment: check that the "
+          "code with the point runs while the program is profiled.",
+          point_label(key)));
+    } else if (s.baseline <= 0) {
+      a.notes.push_back(fmt::format(
+          "The {} has no baseline (no experiment at 0% speed-up measured "
+          "it), so no impact can be estimated: not enough data: run longer.",
+          point_label(key)));
+    }
+    std::vector<LineImpact> impacts;
+    for (const Group& g : groups) {
+      impacts.push_back(
+          analyze_group(g, key, pooled_zeros, s.baseline, options));
+    }
+    rank_impacts(&impacts);
+    for (LineImpact& m : impacts) a.impacts.push_back(std::move(m));
+    a.points.push_back(std::move(s));
+  }
+  return a;
+}
+
+Prediction predict(const LineImpact& impact, double line_speedup) {
+  Prediction r;
+  r.line_speedup = line_speedup;
+  if (!impact.fitted) return r;
+  r.valid = true;
+  // slope * s; the interval of slope * s is the slope's, scaled by s.
+  r.value = impact.slope * line_speedup;
+  double a = impact.ci_low * line_speedup;
+  double b = impact.ci_high * line_speedup;
+  r.low = std::min(a, b);
+  r.high = std::max(a, b);
+  return r;
+}
+
+}  // namespace andweorc::experiments
