@@ -7,11 +7,15 @@
 #include <set>
 #include <unordered_map>
 
-#include "ingest/scope.h"
+#include "symbols/scope.h"
 #include "runtime/raw_format.h"
 
 namespace andweorc::ingest {
 namespace {
+
+using symbols::ScopeMatcher;
+using symbols::default_binary_scope;
+using symbols::default_source_scope;
 
 class FrameTable {
  public:

@@ -18,8 +18,10 @@ ANDWEORC_SIGNAL_SAFE uint64_t real_sleep(void*, uint64_t ns) {
 ANDWEORC_SIGNAL_SAFE void DelayEngine::sync_epoch(DelayAccount& a) {
   uint32_t e = __atomic_load_n(&epoch_, __ATOMIC_ACQUIRE);
   if (a.epoch != e) {
+    // Start this experiment from its first instant: debts and credit from
+    // the previous one are dropped, delays inserted since it began are owed.
     a.epoch = e;
-    a.local = global();
+    a.local = __atomic_load_n(&start_global_, __ATOMIC_ACQUIRE);
     a.blocked_global = a.local;
   }
 }
@@ -27,12 +29,13 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::sync_epoch(DelayAccount& a) {
 ANDWEORC_SIGNAL_SAFE void DelayEngine::on_samples(DelayAccount& a,
                                                   uint64_t hits) {
   sync_epoch(a);
-  uint64_t per_hit = delay_per_hit();
-  if (per_hit != 0 && hits != 0) {
-    uint64_t add = per_hit * hits;
-    __atomic_add_fetch(&global_, add, __ATOMIC_ACQ_REL);
+  if (hits != 0 && __atomic_load_n(&active_, __ATOMIC_ACQUIRE)) {
     __atomic_add_fetch(&hits_, hits, __ATOMIC_RELAXED);
-    a.local += add;  // the sped-up thread itself is not delayed
+    uint64_t add = delay_per_hit() * hits;
+    if (add != 0) {
+      __atomic_add_fetch(&global_, add, __ATOMIC_ACQ_REL);
+      a.local += add;  // the sped-up thread itself is not delayed
+    }
   }
   catch_up(a);
 }
@@ -54,13 +57,12 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::pre_block(DelayAccount& a) {
 
 ANDWEORC_SIGNAL_SAFE void DelayEngine::post_block(DelayAccount& a,
                                                   bool woken_by_thread) {
-  uint32_t before = a.epoch;
   sync_epoch(a);
-  if (woken_by_thread && a.epoch == before) {
+  if (woken_by_thread) {
     uint64_t g = global();
     // Delays inserted while we were blocked were paid by our waker.
     if (g > a.blocked_global) a.local += g - a.blocked_global;
-  } else if (!woken_by_thread) {
+  } else {
     catch_up(a);
   }
 }
@@ -88,11 +90,14 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::adopt(DelayAccount& a, uint64_t token) {
 
 void DelayEngine::start_experiment(uint64_t delay_per_hit) {
   __atomic_store_n(&hits_, 0, __ATOMIC_RELAXED);
-  __atomic_add_fetch(&epoch_, 1, __ATOMIC_ACQ_REL);
+  __atomic_store_n(&start_global_, global(), __ATOMIC_RELEASE);
   __atomic_store_n(&delay_per_hit_, delay_per_hit, __ATOMIC_RELEASE);
+  __atomic_add_fetch(&epoch_, 1, __ATOMIC_ACQ_REL);
+  __atomic_store_n(&active_, true, __ATOMIC_RELEASE);
 }
 
 void DelayEngine::end_experiment() {
+  __atomic_store_n(&active_, false, __ATOMIC_RELEASE);
   __atomic_store_n(&delay_per_hit_, 0, __ATOMIC_RELEASE);
 }
 

@@ -19,7 +19,8 @@
 //  - a new thread starts with its creator's local count.
 //  - when a new experiment starts (epoch changes), a thread's unpaid debt or
 //    unused credit from the previous experiment is dropped the first time the
-//    thread touches the engine: experiments do not leak into each other.
+//    thread touches the engine (it owes exactly the delays inserted since the
+//    new experiment began): experiments do not leak into each other.
 //
 // All member functions except the coordinator's are ANDWEORC_SIGNAL_SAFE:
 // atomics, and the injected sleeper (nanosleep + clock_gettime in
@@ -93,6 +94,8 @@ class DelayEngine {
   uint64_t delay_per_hit_ = 0;  // atomic; 0 outside experiments
   uint64_t hits_ = 0;           // atomic
   uint32_t epoch_ = 0;          // atomic
+  uint64_t start_global_ = 0;   // atomic; global when the epoch began
+  bool active_ = false;         // atomic; an experiment is running
   // Debts below this are carried, not slept: a nanosleep costs tens of
   // microseconds of overshoot anyway, which credit would then absorb.
   static constexpr uint64_t kMinSleepNs = 1000;

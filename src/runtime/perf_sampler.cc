@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "runtime/raw_format.h"
+#include "runtime/sample_hook.h"
 
 namespace andweorc::runtime {
 namespace {
@@ -133,6 +134,7 @@ ANDWEORC_SIGNAL_SAFE void perf_drain(ThreadState* s) {
       }
       sh.nframes = uint16_t(n);
       s->ring.push(&sh, sizeof sh, frames, size_t(n) * sizeof(uint64_t));
+      on_sample_taken(s, frames, n, sh.weight);
     } else if (h.type == PERF_RECORD_LOST && h.size >= sizeof h + 16) {
       uint64_t lost;
       for (size_t i = 0; i < sizeof lost; ++i)

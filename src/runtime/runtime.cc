@@ -27,6 +27,7 @@ bool g_active = false;
 bool g_shut_down = false;
 int g_pid = 0;
 SpinLock g_io_lock;
+DelayEngine g_delay_engine;
 
 void read_config() {
   const char* dir = getenv("ANDWEORC_DATA_DIR");
@@ -157,6 +158,7 @@ ANDWEORC_SIGNAL_SAFE bool runtime_active() {
   return __atomic_load_n(&g_active, __ATOMIC_ACQUIRE);
 }
 SpinLock& io_lock() { return g_io_lock; }
+ANDWEORC_SIGNAL_SAFE DelayEngine& delay_engine() { return g_delay_engine; }
 ANDWEORC_SIGNAL_SAFE bool is_original_process() {
   return int(getpid()) == g_pid;
 }

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "runtime/delay_engine.h"
 #include "runtime/signal_safe.h"
 
 namespace andweorc::runtime {
@@ -32,6 +33,8 @@ const Config& config();
 ANDWEORC_SIGNAL_SAFE uint32_t sampler_kind();
 // True between successful start-up and shutdown.
 ANDWEORC_SIGNAL_SAFE bool runtime_active();
+// The process's delay engine (experiments); see delay_engine.h.
+ANDWEORC_SIGNAL_SAFE DelayEngine& delay_engine();
 // Serializes every consumer of rings and every write to the raw file.
 SpinLock& io_lock();
 

@@ -10,6 +10,7 @@
 #include "runtime/perf_sampler.h"
 #include "runtime/raw_format.h"
 #include "runtime/real_functions.h"
+#include "runtime/sample_hook.h"
 #include "runtime/runtime.h"
 #include "runtime/thread_state.h"
 #include "runtime/timer_sampler.h"
@@ -41,6 +42,7 @@ ANDWEORC_SIGNAL_SAFE void on_profiler_signal(int, siginfo_t*, void* context) {
       perf_drain(s);
     else
       timer_sample(s, static_cast<const ucontext_t*>(context));
+    after_samples(s);  // may sleep: this is where other threads are delayed
   }
   errno = saved_errno;
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "runtime/delay_engine.h"
 #include "runtime/sample_ring.h"
 #include "runtime/signal_safe.h"
 
@@ -39,6 +40,10 @@ struct ThreadState {
   uint8_t* ring_memory = nullptr;
   // progress-point counters (ANDWEORC_MAX_COUNTERS), owned by this thread
   uint64_t* counters = nullptr;
+  // causal experiments: this thread's delay account, and samples of this
+  // signal that hit the selection (handler-local scratch)
+  DelayAccount delay;
+  uint64_t pending_hits = 0;
 };
 
 // The calling thread's state, or nullptr. Signal-safe (initial-exec TLS).

@@ -7,7 +7,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "runtime/frame_walk.h"
 #include "runtime/raw_format.h"
+#include "runtime/sample_hook.h"
 
 namespace andweorc::runtime {
 
@@ -59,25 +61,6 @@ void timer_disable(ThreadState* s) {
   timer_settime(s->timer, 0, &off, nullptr);
 }
 
-ANDWEORC_SIGNAL_SAFE int walk_frame_pointers(uintptr_t fp, uintptr_t lo,
-                                             uintptr_t hi, uint64_t* out,
-                                             int cap) {
-  int n = 0;
-  // Each frame: [fp] = caller's fp, [fp+8] = return address. Frames grow
-  // towards higher addresses as we walk out; anything else means code
-  // without frame pointers, so we stop rather than read garbage.
-  while (n < cap && fp >= lo && fp + 16 <= hi && (fp & 7) == 0) {
-    const uintptr_t* frame = reinterpret_cast<const uintptr_t*>(fp);
-    uintptr_t ret = frame[1];
-    uintptr_t next = frame[0];
-    if (ret == 0) break;
-    out[n++] = ret;
-    if (next <= fp) break;
-    fp = next;
-  }
-  return n;
-}
-
 ANDWEORC_SIGNAL_SAFE void timer_sample(ThreadState* s, const ucontext_t* uc) {
   if (!__atomic_load_n(&s->has_timer, __ATOMIC_ACQUIRE) || uc == nullptr)
     return;
@@ -96,6 +79,7 @@ ANDWEORC_SIGNAL_SAFE void timer_sample(ThreadState* s, const ucontext_t* uc) {
                              raw::kMaxFrames - 1);
   sh.nframes = uint16_t(n);
   s->ring.push(&sh, sizeof sh, frames, size_t(n) * sizeof(uint64_t));
+  on_sample_taken(s, frames, n, sh.weight);
 }
 
 }  // namespace andweorc::runtime

@@ -23,12 +23,6 @@ void timer_stop(ThreadState* s);
 void timer_disable(ThreadState* s);
 ANDWEORC_SIGNAL_SAFE void timer_sample(ThreadState* s, const ucontext_t* uc);
 
-// Walks saved frame pointers from `fp`, staying inside [lo, hi). Writes
-// return addresses to out (max `cap`), returns how many. Exposed for tests.
-ANDWEORC_SIGNAL_SAFE int walk_frame_pointers(uintptr_t fp, uintptr_t lo,
-                                             uintptr_t hi, uint64_t* out,
-                                             int cap);
-
 }  // namespace andweorc::runtime
 
 #endif  // ANDWEORC_RUNTIME_TIMER_SAMPLER_H_

@@ -20,7 +20,8 @@ std::vector<std::string> default_source_scope();
 
 class ScopeMatcher {
  public:
-  ScopeMatcher(std::vector<std::string> binary, std::vector<std::string> source);
+  ScopeMatcher(std::vector<std::string> binary,
+               std::vector<std::string> source);
   bool binary_matches(const std::string& module,
                       const std::string& main_executable) const;
   bool source_matches(const std::string& file) const;

@@ -1,7 +1,7 @@
 // Tests for the frame-pointer walk the timer fallback uses.
 #include <gtest/gtest.h>
 
-#include "runtime/timer_sampler.h"
+#include "runtime/frame_walk.h"
 
 namespace andweorc::runtime {
 namespace {

@@ -9,7 +9,8 @@ namespace {
 TEST(Scope, MainMeansTheProcessExecutable) {
   ScopeMatcher m(default_binary_scope(), default_source_scope());
   EXPECT_TRUE(m.binary_matches("/opt/app/server", "/opt/app/server"));
-  EXPECT_FALSE(m.binary_matches("/lib/x86_64-linux-gnu/libc.so.6", "/opt/app/server"));
+  EXPECT_FALSE(
+      m.binary_matches("/lib/x86_64-linux-gnu/libc.so.6", "/opt/app/server"));
   EXPECT_FALSE(m.binary_matches("", "/opt/app/server"));
 }
 
@@ -17,7 +18,8 @@ TEST(Scope, DefaultSourceScopeExcludesSystemHeaders) {
   ScopeMatcher m(default_binary_scope(), default_source_scope());
   EXPECT_TRUE(m.source_matches("/home/me/src/main.cc"));
   EXPECT_FALSE(m.source_matches("/usr/include/c++/12/bits/stl_vector.h"));
-  EXPECT_FALSE(m.source_matches("/usr/lib/gcc/x86_64-linux-gnu/12/include/x.h"));
+  EXPECT_FALSE(
+      m.source_matches("/usr/lib/gcc/x86_64-linux-gnu/12/include/x.h"));
   EXPECT_FALSE(m.source_matches(""));
 }
 

@@ -1,0 +1,60 @@
+// address_table.h: runtime address -> in-scope source line, for the handler.
+//
+// Built by the coordinator (src/coordinator) from DWARF before experiments
+// start, then published once through an atomic pointer and never modified
+// or freed: the handler only reads it. Each range maps to the line a sample
+// there is attributed to: the first in-scope frame of the inline chain at
+// that address. Lines also carry a function id, so a whole function can be
+// selected (--granularity function).
+#ifndef ANDWEORC_RUNTIME_ADDRESS_TABLE_H_
+#define ANDWEORC_RUNTIME_ADDRESS_TABLE_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/signal_safe.h"
+
+namespace andweorc::runtime {
+
+struct AddressRange {
+  uint64_t lo;  // inclusive
+  uint64_t hi;  // exclusive
+  uint32_t line;
+};
+
+struct AddressTable {
+  const AddressRange* ranges = nullptr;  // sorted by lo, non-overlapping
+  size_t range_count = 0;
+  const uint32_t* line_function = nullptr;  // line id -> function id
+  uint64_t* line_samples = nullptr;  // line id -> samples (atomic adds)
+  size_t line_count = 0;
+};
+
+// The published table, or nullptr before the coordinator built one.
+ANDWEORC_SIGNAL_SAFE const AddressTable* address_table();
+// Publishes `t` (which must stay valid for the life of the process).
+void publish_address_table(const AddressTable* t);
+
+// Line id for an address, or -1.
+ANDWEORC_SIGNAL_SAFE int32_t table_lookup(const AddressTable& t, uint64_t addr);
+
+// The line a sample is attributed to: the first frame, leaf first, that maps
+// to an in-scope line (return addresses are looked up at address - 1, inside
+// the call instruction). -1 when none does.
+ANDWEORC_SIGNAL_SAFE int32_t attribute_frames(const AddressTable& t,
+                                              const uint64_t* frames, int n);
+
+// What the current experiment speeds up (-1 when none).
+enum class Granularity : int { kLine = 0, kFunction = 1 };
+struct Selection {
+  int32_t id = -1;  // a line id or a function id
+  int granularity = int(Granularity::kLine);
+};
+ANDWEORC_SIGNAL_SAFE bool selection_matches(const AddressTable& t,
+                                            int32_t line);
+void set_selection(int32_t id, Granularity g);
+void clear_selection();
+
+}  // namespace andweorc::runtime
+
+#endif  // ANDWEORC_RUNTIME_ADDRESS_TABLE_H_
