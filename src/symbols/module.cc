@@ -141,8 +141,14 @@ void Module::load_units() {
   while (dwarf_get_units(dwarf_, cu, &next, &version, &unit_type, &cudie,
                          &subdie) == 0) {
     cu = next;
-    // Type units own no code; split-DWARF skeletons are not supported.
-    if (unit_type != DW_UT_compile && unit_type != DW_UT_partial) continue;
+    // Type units own no code. A skeleton's split unit (subdie) holds the
+    // DIEs; when its .dwo is missing, the skeleton still gives lines.
+    Dwarf_Die code_die = cudie;
+    if (unit_type == DW_UT_skeleton) {
+      if (dwarf_tag(&subdie) == DW_TAG_compile_unit) code_die = subdie;
+    } else if (unit_type != DW_UT_compile && unit_type != DW_UT_partial) {
+      continue;
+    }
     size_t id = units_.size();
     bool has_range = false;
     Dwarf_Addr base, lo, hi;
@@ -155,7 +161,7 @@ void Module::load_units() {
     }
     // Our own CU range table (rather than dwfl_module_addrdie) also works
     // without .debug_aranges, which clang does not emit by default.
-    if (has_range) units_.push_back({cudie, nullptr});
+    if (has_range) units_.push_back({cudie, code_die, nullptr, {}});
   }
   std::sort(cu_ranges_.begin(), cu_ranges_.end(),
             [](const CuRange& a, const CuRange& b) { return a.lo < b.lo; });
@@ -173,16 +179,19 @@ Module::CompileUnit* Module::unit_for(Dwarf_Addr dwarf_addr) {
 
 InlineIndex& Module::index_of(CompileUnit& cu) {
   if (cu.index == nullptr) {
-    cu.index = std::make_unique<InlineIndex>(InlineIndex::build(&cu.die));
+    cu.index = std::make_unique<InlineIndex>(InlineIndex::build(&cu.code_die));
   }
   return *cu.index;
 }
 
-const std::string& Module::die_name(Dwarf_Off off) {
-  auto [it, inserted] = names_.try_emplace(off);
+const std::string& Module::die_name(CompileUnit& cu, Dwarf_Off off) {
+  auto [it, inserted] = cu.names.try_emplace(off);
   if (!inserted) return it->second;
   Dwarf_Die die;
-  if (dwarf_offdie(dwarf_, off, &die) == nullptr) return it->second;
+  Dwarf* dwarf = dwarf_cu_getdwarf(cu.code_die.cu);
+  if (dwarf == nullptr || dwarf_offdie(dwarf, off, &die) == nullptr) {
+    return it->second;
+  }
   const char* linkage = string_attr(&die, DW_AT_linkage_name);
   if (linkage == nullptr) linkage = string_attr(&die, DW_AT_MIPS_linkage_name);
   if (linkage != nullptr) {
@@ -235,7 +244,7 @@ std::vector<Frame> Module::lookup(uint64_t vaddr) {
   int32_t e = index.innermost(addr);
   while (e >= 0) {
     const InlineEntry& entry = index.entry(e);
-    current.function = die_name(entry.die);
+    current.function = die_name(*cu, entry.die);
     current.inlined = entry.inlined;
     frames.push_back(std::move(current));
     if (!entry.inlined) break;

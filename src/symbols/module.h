@@ -66,8 +66,12 @@ class Module {
 
  private:
   struct CompileUnit {
-    Dwarf_Die die;
-    std::unique_ptr<InlineIndex> index;  // built on first use
+    Dwarf_Die die;  // CU (or split-DWARF skeleton): ranges and line table
+    // Where the function DIEs live: `die` itself, or for split DWARF the
+    // split unit in the .dwo file (a different Dwarf).
+    Dwarf_Die code_die;
+    std::unique_ptr<InlineIndex> index;                // built on first use
+    std::unordered_map<Dwarf_Off, std::string> names;  // by entry DIE offset
   };
   struct CuRange {
     Dwarf_Addr lo;
@@ -79,7 +83,7 @@ class Module {
   void load_units();
   CompileUnit* unit_for(Dwarf_Addr dwarf_addr);
   InlineIndex& index_of(CompileUnit& cu);
-  const std::string& die_name(Dwarf_Off die);
+  const std::string& die_name(CompileUnit& cu, Dwarf_Off die);
   std::string symtab_name(uint64_t vaddr);
   std::string call_file(CompileUnit& cu, uint32_t index);
 
@@ -101,7 +105,6 @@ class Module {
   bool units_loaded_ = false;
   std::vector<CompileUnit> units_;
   std::vector<CuRange> cu_ranges_;  // sorted by lo
-  std::unordered_map<Dwarf_Off, std::string> names_;
 };
 
 }  // namespace andweorc::symbols

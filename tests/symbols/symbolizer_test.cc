@@ -169,6 +169,10 @@ TEST_P(FixtureTest, AgreesWithEuAddr2line) {
   if (std::string(GetParam()) == "fx_clang") {
     GTEST_SKIP() << "eu-addr2line cannot read clang's CUs without aranges";
   }
+  // With split DWARF, eu-addr2line 0.188 reports no inline frames.
+  if (std::string(GetParam()) == "fx_split") {
+    GTEST_SKIP() << "eu-addr2line does not read inline chains from .dwo";
+  }
   Module* mod = sym_.module(path_);
   ASSERT_NE(mod, nullptr);
   std::vector<uint64_t> addrs;
@@ -218,9 +222,9 @@ TEST_P(FixtureTest, AgreesWithEuAddr2line) {
 }
 
 std::vector<const char*> fixture_names() {
-  std::vector<const char*> names = {"fx_dwarf5_pie",   "fx_dwarf4_pie",
-                                    "fx_dwarf5_nopie", "fx_dwarf4_nopie",
-                                    "fx_dwarf5_o2",    "fx_debuglink"};
+  std::vector<const char*> names = {
+      "fx_dwarf5_pie", "fx_dwarf4_pie", "fx_dwarf5_nopie", "fx_dwarf4_nopie",
+      "fx_dwarf5_o2",  "fx_debuglink",  "fx_dwarf5_gz",    "fx_split"};
   if (HAVE_CLANG_FIXTURE) names.push_back("fx_clang");
   return names;
 }
