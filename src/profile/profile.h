@@ -15,7 +15,7 @@ namespace andweorc::profile {
 
 // JSON schema version: readers reject another major version.
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 0;
+inline constexpr int kSchemaMinor = 1;
 
 // One source-level frame. An address inside inlined code expands into several
 // Frames (innermost first), the outer ones with inlined == false only for the

@@ -30,6 +30,9 @@ const char* kind_name(PointKind k) {
   return k == PointKind::kLatency ? "latency" : "throughput";
 }
 
+// Durations are written as finite, non-negative numbers (the reader's rule).
+double seconds(double s) { return std::isfinite(s) && s > 0 ? s : 0.0; }
+
 OJson strings(const std::vector<std::string>& v) {
   OJson a = OJson::array();
   for (const auto& s : v) a.push_back(s);
@@ -149,6 +152,19 @@ int get_int(const Json& obj, std::string_view key, const std::string& where,
   return static_cast<int>(v.get<int64_t>());
 }
 
+int64_t get_i64(const Json& obj, std::string_view key,
+                const std::string& where) {
+  const Json& v = field(obj, key, where);
+  std::string path = join(where, key);
+  if (!v.is_number_integer()) wrong_type(path, "an integer", v);
+  if (v.is_number_unsigned() &&
+      v.get<uint64_t>() >
+          static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    throw Invalid{fmt::format("field '{}' is too large: {}", path, v.dump())};
+  }
+  return v.get<int64_t>();
+}
+
 double get_seconds(const Json& obj, std::string_view key,
                    const std::string& where) {
   const Json& v = field(obj, key, where);
@@ -190,6 +206,25 @@ std::string shown(const std::string& s) {
   std::string q = Json(s).dump(-1, ' ', false, Json::error_handler_t::replace);
   if (q.size() > 42) q = q.substr(0, 38) + "...\"";
   return q;
+}
+
+PointKind get_kind(const Json& obj, const std::string& where) {
+  std::string kind = get_string(obj, "kind", where);
+  if (kind == "throughput") return PointKind::kThroughput;
+  if (kind == "latency") return PointKind::kLatency;
+  throw Invalid{
+      fmt::format("field '{}' must be \"throughput\" or \"latency\", not {}",
+                  join(where, "kind"), shown(kind))};
+}
+
+std::string get_granularity(const Json& obj, const std::string& where) {
+  std::string g = get_string(obj, "granularity", where);
+  if (g != "line" && g != "function") {
+    throw Invalid{
+        fmt::format("field '{}' must be \"line\" or \"function\", not {}",
+                    join(where, "granularity"), shown(g))};
+  }
+  return g;
 }
 
 void read_run(const Json& doc, RunInfo* run) {
@@ -256,16 +291,7 @@ void read_points(const Json& doc, std::vector<ProgressPoint>* points) {
     const Json& o = as_object(a[i], w);
     ProgressPoint pt;
     pt.name = get_string(o, "name", w);
-    std::string kind = get_string(o, "kind", w);
-    if (kind == "throughput") {
-      pt.kind = PointKind::kThroughput;
-    } else if (kind == "latency") {
-      pt.kind = PointKind::kLatency;
-    } else {
-      throw Invalid{fmt::format(
-          "field '{}' must be \"throughput\" or \"latency\", not {}",
-          join(w, "kind"), shown(kind))};
-    }
+    pt.kind = get_kind(o, w);
     pt.visits = get_u64(o, "visits", w);
     pt.begins = get_u64(o, "begins", w);
     pt.ends = get_u64(o, "ends", w);
@@ -283,6 +309,63 @@ void read_processes(const Json& doc, std::vector<Process>* processes) {
     pr.executable = get_string(o, "executable", w);
     pr.clean_exit = get_bool(o, "clean_exit", w);
     processes->push_back(std::move(pr));
+  }
+}
+
+// Optional since 1.1: absent means a sampling-only run.
+void read_settings(const Json& doc, ExperimentSettings* st) {
+  if (!doc.contains("settings")) return;
+  const std::string w = "settings";
+  const Json& o = get_object(doc, "settings", "");
+  st->enabled = get_bool(o, "enabled", w);
+  st->fixed_line = get_string(o, "fixed_line", w);
+  st->fixed_speedup = get_int(o, "fixed_speedup", w, -1, 100);
+  st->end_to_end = get_bool(o, "end_to_end", w);
+  st->experiment_time_s = get_seconds(o, "experiment_time_s", w);
+  st->seed = get_u64(o, "seed", w);
+  st->granularity = get_granularity(o, w);
+}
+
+PointDelta read_delta(const Json& v, const std::string& w) {
+  const Json& o = as_object(v, w);
+  PointDelta d;
+  d.name = get_string(o, "name", w);
+  d.kind = get_kind(o, w);
+  d.visits = get_u64(o, "visits", w);
+  d.arrivals = get_u64(o, "arrivals", w);
+  d.departures = get_u64(o, "departures", w);
+  d.in_flight_start = get_i64(o, "in_flight_start", w);
+  d.in_flight_end = get_i64(o, "in_flight_end", w);
+  return d;
+}
+
+// Optional since 1.1: absent means no experiment ran. Any non-negative
+// durations are accepted (delay_s may exceed duration_s in a bad run); the
+// analysis decides what is usable.
+void read_experiments(const Json& doc, std::vector<Experiment>* experiments) {
+  if (!doc.contains("experiments")) return;
+  const Json& a = get_array(doc, "experiments", "");
+  experiments->reserve(a.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    std::string w = at("experiments", i);
+    const Json& o = as_object(a[i], w);
+    Experiment e;
+    e.file = get_string(o, "file", w);
+    e.line = get_int(o, "line", w, 0, std::numeric_limits<int>::max());
+    e.function = get_string(o, "function", w);
+    e.granularity = get_granularity(o, w);
+    e.speedup_pct = get_int(o, "speedup_pct", w, 0, 100);
+    e.duration_s = get_seconds(o, "duration_s", w);
+    e.delay_s = get_seconds(o, "delay_s", w);
+    e.selected_samples = get_u64(o, "selected_samples", w);
+    e.pid = get_int(o, "pid", w, 0, std::numeric_limits<int>::max());
+    const Json& pa = get_array(o, "points", w);
+    std::string pw = join(w, "points");
+    e.points.reserve(pa.size());
+    for (size_t k = 0; k < pa.size(); ++k) {
+      e.points.push_back(read_delta(pa[k], at(pw, k)));
+    }
+    experiments->push_back(std::move(e));
   }
 }
 
@@ -337,6 +420,7 @@ std::string check_header(const Json& doc, std::string_view name) {
 Profile read_body(const Json& doc) {
   Profile p;
   read_run(doc, &p.run);
+  read_settings(doc, &p.settings);
   const Json& scope = get_object(doc, "scope", "");
   p.scope.binary = get_strings(scope, "binary", "scope");
   p.scope.source = get_strings(scope, "source", "scope");
@@ -349,6 +433,7 @@ Profile read_body(const Json& doc) {
   read_stacks(doc, p.frames.size(), &p.stacks);
   read_points(doc, &p.points);
   p.warnings = get_strings(doc, "warnings", "");
+  read_experiments(doc, &p.experiments);
   return p;
 }
 
@@ -399,14 +484,22 @@ nlohmann::ordered_json to_json(const Profile& p) {
   j["run"] = OJson{
       {"command", strings(p.run.command)},
       {"start_time", p.run.start_time},
-      {"duration_s", std::isfinite(p.run.duration_s) && p.run.duration_s > 0
-                         ? p.run.duration_s
-                         : 0.0},
+      {"duration_s", seconds(p.run.duration_s)},
       {"exit_status", p.run.exit_status},
       {"exit_signal", p.run.exit_signal},
       {"sampler", p.run.sampler},
       {"sample_period_ns", p.run.sample_period_ns},
       {"tool_version", p.run.tool_version},
+  };
+  const ExperimentSettings& st = p.settings;
+  j["settings"] = OJson{
+      {"enabled", st.enabled},
+      {"fixed_line", st.fixed_line},
+      {"fixed_speedup", st.fixed_speedup},
+      {"end_to_end", st.end_to_end},
+      {"experiment_time_s", seconds(st.experiment_time_s)},
+      {"seed", st.seed},
+      {"granularity", st.granularity},
   };
   j["scope"] = OJson{{"binary", strings(p.scope.binary)},
                      {"source", strings(p.scope.source)}};
@@ -445,6 +538,30 @@ nlohmann::ordered_json to_json(const Profile& p) {
   }
   j["points"] = std::move(points);
   j["warnings"] = strings(p.warnings);
+  OJson experiments = OJson::array();
+  for (const Experiment& e : p.experiments) {
+    OJson deltas = OJson::array();
+    for (const PointDelta& d : e.points) {
+      deltas.push_back(OJson{{"name", d.name},
+                             {"kind", kind_name(d.kind)},
+                             {"visits", d.visits},
+                             {"arrivals", d.arrivals},
+                             {"departures", d.departures},
+                             {"in_flight_start", d.in_flight_start},
+                             {"in_flight_end", d.in_flight_end}});
+    }
+    experiments.push_back(OJson{{"file", e.file},
+                                {"line", e.line},
+                                {"function", e.function},
+                                {"granularity", e.granularity},
+                                {"speedup_pct", e.speedup_pct},
+                                {"duration_s", seconds(e.duration_s)},
+                                {"delay_s", seconds(e.delay_s)},
+                                {"selected_samples", e.selected_samples},
+                                {"pid", e.pid},
+                                {"points", std::move(deltas)}});
+  }
+  j["experiments"] = std::move(experiments);
   return j;
 }
 

@@ -25,7 +25,7 @@ namespace andweorc::profile {
 // The value of the top-level "format" field.
 inline constexpr std::string_view kFormatTag = "andweorc-profile";
 
-// "1.0" for the current schema.
+// "MAJOR.MINOR" of the current schema, e.g. "1.1".
 std::string schema_version();
 
 // The JSON document for `p`; keys keep the documented order.

@@ -45,6 +45,23 @@ Profile full_profile() {
   p.points = {{"requests", PointKind::kThroughput, 1234, 0, 0},
               {"query", PointKind::kLatency, 0, 50, 49}};
   p.warnings = {"sampling used the timer fallback", "second warning"};
+  p.settings = {true, "/src/main.cc:40", 25, false, 0.5, 42, "line"};
+  profile::Experiment e;
+  e.file = "/src/main.cc";
+  e.line = 40;
+  e.function = "main";
+  e.speedup_pct = 25;
+  e.duration_s = 0.52;
+  e.delay_s = 0.02;
+  e.selected_samples = 17;
+  e.pid = 101;
+  e.points = {{"requests", PointKind::kThroughput, 99, 0, 0, 0, 0},
+              {"query", PointKind::kLatency, 0, 5, 4, -1, 2}};
+  p.experiments = {e};
+  e.granularity = "function";
+  e.speedup_pct = 0;
+  e.points.clear();
+  p.experiments.push_back(e);
   return p;
 }
 
@@ -83,7 +100,7 @@ TEST(ProfileJson, RoundTripsCompactAndDefault) {
 TEST(ProfileJson, WritesDocumentedLayout) {
   json j = json::parse(text_of(full_profile()));
   EXPECT_EQ(j["format"], "andweorc-profile");
-  EXPECT_EQ(j["version"], "1.0");
+  EXPECT_EQ(j["version"], "1.1");
   EXPECT_EQ(j["run"]["command"][2], "80 81");
   EXPECT_EQ(j["run"]["sampler"], "timer");
   EXPECT_EQ(j["counts"]["threads"], 7);
@@ -286,7 +303,9 @@ TEST(ProfileJsonErrors, OlderMajorVersionRejected) {
 TEST(ProfileJson, NewerMinorVersionWithUnknownFieldsAccepted) {
   json j = doc();
   j["version"] = "1.7";
-  j["experiments"] = json::array({{{"line", "a.c:3"}, {"speedup", 0.5}}});
+  j["future_section"] = json::array({{{"line", "a.c:3"}, {"speedup", 0.5}}});
+  j["experiments"][0]["cpu"] = 3;
+  j["settings"]["mode"] = "x";
   j["run"]["hostname"] = "box";
   j["frames"][0]["column"] = 7;
   j["stacks"][0]["tids"] = json::array({1, 2});
