@@ -1,13 +1,135 @@
-// json_report.cc: the profile JSON, pretty or compact, on a stream.
+// json_report.cc: the profile JSON, pretty or compact, on a stream, and the
+// analysis section.
 #include "report/json_report.h"
 
+#include <string>
+
+#include "experiments/ranking.h"
 #include "profile/profile_json.h"
+#include "report/causal_section.h"
 
 namespace andweorc::report {
+namespace {
+
+using OJson = nlohmann::ordered_json;
+using experiments::LineImpact;
+using experiments::Verdict;
+
+// A stable machine-readable name per verdict.
+const char* verdict_key(Verdict v) {
+  switch (v) {
+    case Verdict::kSignificant:
+      return "significant";
+    case Verdict::kNotSignificant:
+      return "not_significant";
+    case Verdict::kNotEnoughData:
+      return "not_enough_data";
+    case Verdict::kNoSamples:
+      return "no_samples";
+    case Verdict::kNeverReached:
+      return "never_reached";
+  }
+  return "";
+}
+
+const char* kind_name(profile::PointKind k) {
+  return k == profile::PointKind::kLatency ? "latency" : "throughput";
+}
+
+OJson number_or_null(bool valid, double v) {
+  return valid ? OJson(v) : OJson(nullptr);
+}
+
+OJson impact_json(const LineImpact& m) {
+  OJson predictions = OJson::array();
+  for (double s : kPredictionSpeedups) {
+    experiments::Prediction r = experiments::predict(m, s);
+    predictions.push_back(OJson{{"line_speedup", s},
+                                {"value", number_or_null(r.valid, r.value)},
+                                {"low", number_or_null(r.valid, r.low)},
+                                {"high", number_or_null(r.valid, r.high)}});
+  }
+  return OJson{
+      {"rank", m.rank},
+      {"file", m.file},
+      {"line", m.line},
+      {"function", m.function},
+      {"granularity", m.granularity},
+      {"verdict", verdict_key(m.verdict)},
+      {"verdict_text", m.verdict_text},
+      {"significant", m.significant},
+      {"impact", number_or_null(m.fitted, m.slope)},
+      {"ci_low", number_or_null(m.fitted, m.ci_low)},
+      {"ci_high", number_or_null(m.fitted, m.ci_high)},
+      {"intercept", number_or_null(m.fitted, m.intercept)},
+      {"r2", number_or_null(m.fitted, m.r2)},
+      {"dof", m.dof},
+      {"experiments", m.experiments},
+      {"speedup_experiments", m.speedup_experiments},
+      {"speedup_levels", m.speedup_levels},
+      {"baseline_experiments", m.baseline_experiments},
+      {"own_baseline", m.own_baseline},
+      {"predictions", std::move(predictions)},
+  };
+}
+
+}  // namespace
+
+nlohmann::ordered_json analysis_to_json(const experiments::Analysis& a) {
+  OJson points = OJson::array();
+  for (const auto& s : a.points) {
+    OJson lines = OJson::array();
+    for (const LineImpact& m : a.impacts) {
+      if (m.point == s.name && m.kind == s.kind)
+        lines.push_back(impact_json(m));
+    }
+    points.push_back(
+        OJson{{"name", s.name},
+              {"kind", kind_name(s.kind)},
+              {"experiments", s.experiments},
+              {"reached", s.reached},
+              {"baseline_experiments", s.baseline_experiments},
+              {"baseline_s", number_or_null(s.baseline > 0, s.baseline)},
+              {"lines", std::move(lines)}});
+  }
+  OJson notes = OJson::array();
+  for (const auto& n : a.notes) notes.push_back(n);
+  return OJson{
+      {"level", a.level},
+      {"min_speedup_experiments", a.min_speedup_experiments},
+      {"ranking_rule", experiments::ranking_rule(a.min_speedup_experiments)},
+      {"notes", std::move(notes)},
+      {"points", std::move(points)},
+  };
+}
 
 void write_json(const profile::Profile& p, std::ostream& out,
                 const JsonOptions& options) {
-  out << profile::dump_profile(p, options.pretty ? 2 : -1);
+  std::string text = profile::dump_profile(p, options.pretty ? 2 : -1);
+  if (!options.include_analysis) {
+    out << text;
+    return;
+  }
+  // Splice "analysis" in before the closing brace, so the profile part stays
+  // byte-for-byte what dump_profile writes (its one-record-per-line layout).
+  constexpr auto kReplace = OJson::error_handler_t::replace;
+  OJson analysis = analysis_to_json(experiments::analyze(p));
+  size_t close = text.rfind('}');
+  text.erase(close);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) {
+    text.pop_back();
+  }
+  if (options.pretty) {
+    std::string nested;
+    for (char c : analysis.dump(2, ' ', false, kReplace)) {
+      nested += c;
+      if (c == '\n') nested += "  ";
+    }
+    out << text << ",\n  \"analysis\": " << nested << "\n}\n";
+  } else {
+    out << text << ",\"analysis\":" << analysis.dump(-1, ' ', false, kReplace)
+        << "}\n";
+  }
 }
 
 }  // namespace andweorc::report

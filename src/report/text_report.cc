@@ -1,4 +1,5 @@
-// text_report.cc: header, warnings, progress points, top lines/functions.
+// text_report.cc: header, warnings, progress points, causal profile, top
+// lines/functions.
 #include "report/text_report.h"
 
 #include <fmt/format.h>
@@ -10,8 +11,10 @@
 #include <string_view>
 #include <vector>
 
+#include "experiments/analysis.h"
 #include "profile/attribution.h"
 #include "profile/derived_warnings.h"
+#include "report/causal_section.h"
 #include "report/display.h"
 
 namespace andweorc::report {
@@ -359,6 +362,18 @@ void write_top_functions(const Context& c, std::ostream& out) {
   write_more(c, out, n, a.functions.size(), shown, "function");
 }
 
+// Shown when experiments ran or were asked for; sampling-only runs skip it.
+void write_causal_section(const Context& c, std::ostream& out) {
+  if (c.p.experiments.empty() && !c.p.settings.enabled) return;
+  CausalOptions o;
+  o.width = c.width;
+  o.top = c.options.top;
+  o.common_dir = c.common;
+  o.heading = [&](std::string_view s) { return c.style.heading(s); };
+  o.warning = [&](std::string_view s) { return c.style.warning(s); };
+  write_causal(c.p, experiments::analyze(c.p), out, o);
+}
+
 // The directory shared by the files the tables will show.
 std::string shown_common_dir(const Attribution& a, size_t top) {
   std::vector<std::string> files;
@@ -389,6 +404,7 @@ void write_text(const Profile& p, std::ostream& out,
   write_header(c, out);
   write_warnings(c, out);
   write_points(c, out);
+  write_causal_section(c, out);
   write_top_lines(c, out);
   write_top_functions(c, out);
 }

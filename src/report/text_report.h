@@ -8,7 +8,10 @@
 //      relative to;
 //   2. warnings: profile.warnings, then derived ones, without duplicates;
 //   3. progress points (or how to add one);
-//   4. "Top lines" and "Top functions": in-scope samples attributed as in
+//   4. the causal profile (report/causal_section.h), when experiments ran or
+//      the run asked for them (settings.enabled), at most `top` lines per
+//      progress point;
+//   5. "Top lines" and "Top functions": in-scope samples attributed as in
 //      profile/attribution.h, most first, at most `top` rows each (0 = all).
 //      Shares are of all samples. With no sample in scope it says so, with
 //      the fix, instead of the tables.
