@@ -189,7 +189,7 @@ LineImpact analyze_group(const Group& g, const PointKey& key,
       }
     }
     LineFit fit = fit_line(x, y, w);
-    m.experiments = fit.n;
+    if (fit.valid) m.experiments = fit.n;
     if (fit.valid) {
       Interval ci = slope_interval(fit, options.level);
       m.fitted = true;
@@ -201,9 +201,8 @@ LineImpact analyze_group(const Group& g, const PointKey& key,
       m.r2 = fit.r2;
       m.dof = fit.dof();
     }
-  } else {
-    m.experiments = static_cast<int>(zeros.size() + sped_up.size());
   }
+  if (!m.fitted) m.experiments = static_cast<int>(g.experiments.size());
   classify(&m, options.min_speedup_experiments, reached, sampled);
   return m;
 }

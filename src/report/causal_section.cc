@@ -123,9 +123,12 @@ bool shows_numbers(const LineImpact& m) {
 }
 
 std::string impact_details(const Analysis& a, const LineImpact& m) {
+  // Experiments that never reached the point measured nothing for it.
   std::string counts =
-      fmt::format("{} ({} sped up)", plural(m.experiments, "experiment"),
-                  m.speedup_experiments);
+      m.verdict == Verdict::kNeverReached
+          ? plural(m.experiments, "experiment")
+          : fmt::format("{} ({} sped up)", plural(m.experiments, "experiment"),
+                        m.speedup_experiments);
   if (!shows_numbers(m)) return fmt::format("{}: {}", counts, m.verdict_text);
   return fmt::format("impact {} ({} CI {} to {}), R\u00b2 {:.2f}, {}: {}",
                      signed_fixed(m.slope, 2), level_text(a.level),
