@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <optional>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
@@ -19,6 +21,7 @@
 #include "ingest/profile_builder.h"
 #include "ingest/raw_reader.h"
 #include "profile/profile_json.h"
+#include "report/coz_writer.h"
 #include "report/text_report.h"
 
 #ifndef ANDWEORC_VERSION
@@ -39,7 +42,28 @@ struct RunOptions {
   std::string keep_raw;
   size_t top = 10;
   bool quiet = false;
+  // causal experiments (names as Coz's where Coz has them)
+  bool no_experiments = false;
+  std::string fixed_line;
+  int fixed_speedup = -1;
+  bool end_to_end = false;
+  std::string experiment_time = "200ms";
+  uint64_t seed = 0;
+  std::string granularity = "line";
+  std::string delay_mode = "sleep";
+  std::string format;  // json or coz; default from the output's extension
 };
+
+std::string joined_lines(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += s + "\n";
+  return out;
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
 
 std::string iso8601_utc(std::chrono::system_clock::time_point t) {
   std::time_t tt = std::chrono::system_clock::to_time_t(t);
@@ -77,6 +101,20 @@ std::vector<std::string> runtime_environment(const RunOptions& o,
       "ANDWEORC_SAMPLE_PERIOD_NS=" + std::to_string(period_ns),
   };
   if (o.sampler == "timer") env.push_back("ANDWEORC_SAMPLER=timer");
+  env.push_back("ANDWEORC_BINARY_SCOPE=" + joined_lines(o.binary_scope));
+  env.push_back("ANDWEORC_SOURCE_SCOPE=" + joined_lines(o.source_scope));
+  if (!o.no_experiments) {
+    env.push_back("ANDWEORC_EXPERIMENTS=1");
+    env.push_back("ANDWEORC_EXPERIMENT_TIME_NS=" +
+                  std::to_string(*parse_duration_ns(o.experiment_time)));
+    env.push_back("ANDWEORC_GRANULARITY=" + o.granularity);
+    env.push_back("ANDWEORC_DELAY_MODE=" + o.delay_mode);
+    if (o.seed != 0) env.push_back("ANDWEORC_SEED=" + std::to_string(o.seed));
+    if (!o.fixed_line.empty()) env.push_back("ANDWEORC_FIXED_LINE=" + o.fixed_line);
+    if (o.fixed_speedup >= 0)
+      env.push_back("ANDWEORC_FIXED_SPEEDUP=" + std::to_string(o.fixed_speedup));
+    if (o.end_to_end) env.push_back("ANDWEORC_END_TO_END=1");
+  }
   return env;
 }
 
@@ -93,6 +131,23 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
               << o.sample_period << "'\n";
     return kExitUsage;
   }
+  std::optional<uint64_t> experiment_ns = parse_duration_ns(o.experiment_time);
+  if (!experiment_ns || *experiment_ns < 1000000 || *experiment_ns > 60000000000ull) {
+    std::cerr << "andweorc: --experiment-time must be between 1ms and 60s, got '"
+              << o.experiment_time << "'\n";
+    return kExitUsage;
+  }
+  if (!o.fixed_line.empty()) {
+    size_t colon = o.fixed_line.rfind(':');
+    if (colon == std::string::npos || colon == 0 ||
+        std::atoi(o.fixed_line.c_str() + colon + 1) <= 0) {
+      std::cerr << "andweorc: --fixed-line must be FILE:LINE, e.g. main.cc:42, got '"
+                << o.fixed_line << "'\n";
+      return kExitUsage;
+    }
+  }
+  std::string format = o.format;
+  if (format.empty()) format = ends_with(o.output, ".coz") ? "coz" : "json";
   std::vector<std::string> tried;
   std::string runtime = locate_runtime(&tried);
   if (runtime.empty()) {
@@ -141,12 +196,22 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
     if (p.sampler == 1) prof.run.sampler = "perf";
     if (p.sampler == 2 && prof.run.sampler == "none") prof.run.sampler = "timer";
   }
+  prof.settings.enabled = !o.no_experiments;
+  prof.settings.fixed_line = o.fixed_line;
+  prof.settings.fixed_speedup = o.fixed_speedup;
+  prof.settings.end_to_end = o.end_to_end;
+  prof.settings.experiment_time_s = double(*experiment_ns) / 1e9;
+  prof.settings.seed = o.seed;
+  prof.settings.granularity = o.granularity;
   symbols::Symbolizer symbolizer;
   ingest::build_profile(processes, {o.binary_scope, o.source_scope}, symbolizer,
                         &prof);
 
   int status = shell_status(child);
-  if (!profile::write_profile(prof, o.output, &error)) {
+  bool written = format == "coz"
+                     ? report::append_coz_file(prof, o.output, &error)
+                     : profile::write_profile(prof, o.output, &error);
+  if (!written) {
     std::cerr << "andweorc: " << error << "\n";
     return status != 0 ? status : kExitUsage;
   }
@@ -191,6 +256,44 @@ CommandRunner add_run_command(CLI::App& app,
   cmd->add_option("--keep-raw", o->keep_raw,
                   "Keep the runtime's raw records in this directory");
   cmd->add_flag("-q,--quiet", o->quiet, "Do not print the summary");
+  cmd->add_option("--format", o->format,
+                  "Profile format: json, or coz (Coz's profile.coz; appended, "
+                  "so runs merge). Default: coz for a .coz output, else json")
+      ->check(CLI::IsMember({"json", "coz"}));
+
+  auto* causal = "Causal experiments";
+  cmd->add_flag("--no-experiments", o->no_experiments,
+                "Only sample; run no causal experiments")
+      ->group(causal);
+  cmd->add_option("--fixed-line", o->fixed_line,
+                  "Only speed up this line, FILE:LINE (FILE may be a path suffix)")
+      ->group(causal);
+  cmd->add_option("--fixed-speedup", o->fixed_speedup,
+                  "Only use this speed-up, in percent (0% baselines still run)")
+      ->check(CLI::Range(0, 100))
+      ->group(causal);
+  cmd->add_flag("--end-to-end", o->end_to_end,
+                "One experiment over the whole run; needs no progress point. "
+                "Combine several runs (e.g. -o runs.coz) for an estimate")
+      ->group(causal);
+  cmd->add_option("--experiment-time", o->experiment_time,
+                  "Initial length of an experiment; grows while progress "
+                  "points get too few visits")
+      ->capture_default_str()
+      ->group(causal);
+  cmd->add_option("--seed", o->seed, "Random seed for choosing experiments")
+      ->group(causal);
+  cmd->add_option("--granularity", o->granularity,
+                  "Speed up a single line or a whole function")
+      ->check(CLI::IsMember({"line", "function"}))
+      ->capture_default_str()
+      ->group(causal);
+  cmd->add_option("--delay-mode", o->delay_mode,
+                  "How delayed threads wait: sleep, or spin (keeps their CPU "
+                  "share when threads outnumber cores)")
+      ->check(CLI::IsMember({"sleep", "spin"}))
+      ->capture_default_str()
+      ->group(causal);
   return [o, command] { return run_profile(*o, command); };
 }
 

@@ -60,6 +60,48 @@ void parse_points(const std::string& buf, size_t pos, size_t end,
   out->points = std::move(points);
 }
 
+bool read_string(const std::string& buf, size_t* pos, size_t end, uint32_t len,
+                 std::string* out) {
+  if (*pos + len > end) return false;
+  *out = buf.substr(*pos, len);
+  *pos += raw::padded8(len);
+  return true;
+}
+
+void parse_experiment(const std::string& buf, size_t pos, size_t end,
+                      RawProcess* out) {
+  raw::ExperimentHeader h;
+  if (!read_pod(buf, pos, end, &h)) return;
+  pos += sizeof h;
+  RawExperiment e;
+  e.start_ns = h.start_ns;
+  e.duration_ns = h.duration_ns;
+  e.delay_ns = h.delay_ns;
+  e.selected_samples = h.selected_samples;
+  e.speedup_pct = int(h.speedup_pct);
+  e.function_granularity = h.granularity == 1;
+  e.line = int(h.line);
+  if (!read_string(buf, &pos, end, h.file_len, &e.file) ||
+      !read_string(buf, &pos, end, h.function_len, &e.function))
+    return;
+  for (uint32_t i = 0; i < h.npoints; ++i) {
+    raw::ExperimentPoint p;
+    if (!read_pod(buf, pos, end, &p)) return;
+    pos += sizeof p;
+    RawExperimentPoint rp;
+    if (!read_string(buf, &pos, end, p.name_len, &rp.name)) return;
+    rp.latency = p.kind != 1;  // ANDWEORC_KIND_THROUGHPUT
+    rp.delta = p.delta;
+    rp.departures = p.departures;
+    rp.in_flight_start = p.in_flight_start;
+    rp.in_flight_end = p.in_flight_end;
+    e.points.push_back(std::move(rp));
+  }
+  // A speed-up outside 0..100 or a torn record is not a measurement.
+  if (e.speedup_pct < 0 || e.speedup_pct > 100) return;
+  out->experiments.push_back(std::move(e));
+}
+
 }  // namespace
 
 bool read_raw_file(const std::string& path, RawProcess* out,
@@ -133,6 +175,9 @@ bool read_raw_file(const std::string& path, RawProcess* out,
       }
       case raw::kNote:
         out->notes.push_back(buf.substr(body, rh.size));
+        break;
+      case raw::kExperiment:
+        parse_experiment(buf, body, end, out);
         break;
       case raw::kEnd: {
         raw::EndRecord er;

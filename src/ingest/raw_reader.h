@@ -27,6 +27,24 @@ struct RawPoint {
   uint64_t value = 0;
 };
 
+struct RawExperimentPoint {
+  std::string name;
+  bool latency = false;
+  uint64_t delta = 0;  // visits (throughput) or arrivals (latency)
+  uint64_t departures = 0;
+  int64_t in_flight_start = 0, in_flight_end = 0;
+};
+
+struct RawExperiment {
+  uint64_t start_ns = 0, duration_ns = 0, delay_ns = 0, selected_samples = 0;
+  int speedup_pct = 0;
+  bool function_granularity = false;
+  std::string file;
+  int line = 0;
+  std::string function;
+  std::vector<RawExperimentPoint> points;
+};
+
 struct RawProcess {
   std::string path;  // the raw file
   int pid = 0;
@@ -45,6 +63,7 @@ struct RawProcess {
   std::vector<std::string> notes;
   uint64_t lost_samples = 0;
   std::vector<uint32_t> threads;  // tids seen starting
+  std::vector<RawExperiment> experiments;
 };
 
 // Reads one raw file. On failure returns false and sets *error to one line.

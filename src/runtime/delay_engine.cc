@@ -15,6 +15,16 @@ ANDWEORC_SIGNAL_SAFE uint64_t real_sleep(void*, uint64_t ns) {
   return monotonic_ns() - start;
 }
 
+ANDWEORC_SIGNAL_SAFE uint64_t real_spin(void*, uint64_t ns) {
+  uint64_t start = monotonic_ns();
+  uint64_t now = start;
+  while (now - start < ns) {
+    __builtin_ia32_pause();
+    now = monotonic_ns();
+  }
+  return now - start;
+}
+
 ANDWEORC_SIGNAL_SAFE void DelayEngine::sync_epoch(DelayAccount& a) {
   uint32_t e = __atomic_load_n(&epoch_, __ATOMIC_ACQUIRE);
   if (a.epoch != e) {

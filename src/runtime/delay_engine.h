@@ -51,11 +51,19 @@ struct Sleeper {
 
 // nanosleep in a loop, measured with CLOCK_MONOTONIC.
 ANDWEORC_SIGNAL_SAFE uint64_t real_sleep(void* ctx, uint64_t ns);
+// Busy-waits on CLOCK_MONOTONIC (vDSO, no syscall). The waiting thread keeps
+// its CPU share, as the work it stands in for would have: when threads
+// outnumber cores, a sleeping thread hands its core to the others and the
+// delay costs the program less than intended.
+ANDWEORC_SIGNAL_SAFE uint64_t real_spin(void* ctx, uint64_t ns);
 
 class DelayEngine {
  public:
   explicit DelayEngine(Sleeper sleeper = Sleeper{real_sleep, nullptr})
       : sleeper_(sleeper) {}
+
+  // Chosen once at start-up, before any thread uses the engine.
+  void set_sleeper(Sleeper sleeper) { sleeper_ = sleeper; }
 
   // --- Per-thread operations (the owning thread; signal-safe). ---
   // `hits` samples of this thread hit the selection; then pays any debt.

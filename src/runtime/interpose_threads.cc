@@ -17,12 +17,16 @@ namespace {
 struct StartArgs {
   void* (*routine)(void*);
   void* arg;
+  DelayAccount creator;  // the new thread starts with its creator's count
+  bool has_creator;
 };
 
 void* thread_entry(void* p) {
   StartArgs args = *static_cast<StartArgs*>(p);
   free(p);
-  register_current_thread();
+  ThreadState* s = register_current_thread();
+  if (s != nullptr && args.has_creator)
+    delay_engine().inherit(s->delay, args.creator);
   return args.routine(args.arg);
 }
 
@@ -37,7 +41,9 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(
   if (!runtime_active()) return r.pthread_create(thread, attr, routine, arg);
   auto* args = static_cast<StartArgs*>(malloc(sizeof(StartArgs)));
   if (args == nullptr) return r.pthread_create(thread, attr, routine, arg);
-  *args = StartArgs{routine, arg};
+  ThreadState* self = current_thread();
+  *args = StartArgs{routine, arg, {}, self != nullptr};
+  if (self != nullptr) args->creator = self->delay;
   int rc = r.pthread_create(thread, attr, thread_entry, args);
   if (rc != 0) free(args);
   return rc;

@@ -101,6 +101,26 @@ void counters_reset_all() {
   }
 }
 
+ANDWEORC_SIGNAL_SAFE uint64_t point_total(int i) {
+  uint64_t total = __atomic_load_n(&g_retired[i], __ATOMIC_RELAXED) +
+                   __atomic_load_n(&g_points[i].coz.count, __ATOMIC_RELAXED);
+  for (int t = 0, n = thread_slot_count(); t < n; ++t) {
+    ThreadState* s = thread_slot(t);
+    if (__atomic_load_n(&s->status, __ATOMIC_ACQUIRE) != kLive) continue;
+    uint64_t* c = __atomic_load_n(&s->counters, __ATOMIC_ACQUIRE);
+    if (c) total += __atomic_load_n(&c[i], __ATOMIC_RELAXED);
+  }
+  return total;
+}
+
+int points_totals(PointTotal* out, int cap) {
+  int count = __atomic_load_n(&g_point_count, __ATOMIC_ACQUIRE);
+  for (int i = 1; i < count && i - 1 < cap; ++i)
+    out[i - 1] = PointTotal{g_points[i].kind, g_points[i].name,
+                            g_points[i].name_len, point_total(i)};
+  return count - 1;
+}
+
 ANDWEORC_SIGNAL_SAFE void points_write_snapshot() {
   int count = __atomic_load_n(&g_point_count, __ATOMIC_ACQUIRE);
   if (count <= 1) return;
@@ -113,15 +133,7 @@ ANDWEORC_SIGNAL_SAFE void points_write_snapshot() {
   memcpy(buf, &ph, sizeof ph);
   for (int i = 1; i < count; ++i) {
     const Point& p = g_points[i];
-    uint64_t total = __atomic_load_n(&g_retired[i], __ATOMIC_RELAXED) +
-                     __atomic_load_n(&p.coz.count, __ATOMIC_RELAXED);
-    for (int t = 0, n = thread_slot_count(); t < n; ++t) {
-      ThreadState* s = thread_slot(t);
-      if (__atomic_load_n(&s->status, __ATOMIC_ACQUIRE) != kLive) continue;
-      uint64_t* c = __atomic_load_n(&s->counters, __ATOMIC_ACQUIRE);
-      if (c) total += __atomic_load_n(&c[i], __ATOMIC_RELAXED);
-    }
-    raw::PointEntry e{uint32_t(p.kind), p.name_len, total};
+    raw::PointEntry e{uint32_t(p.kind), p.name_len, point_total(i)};
     memcpy(buf + len, &e, sizeof e);
     len += sizeof e;
     memcpy(buf + len, p.name, p.name_len);

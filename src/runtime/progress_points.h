@@ -25,6 +25,17 @@ void counters_retire(uint64_t* counters);
 // After fork the child starts counting from zero.
 void counters_reset_all();
 
+// Current totals of every registered point, for the coordinator. Fills up to
+// `cap` entries; returns how many points exist. `name` points into storage
+// that lives as long as the process.
+struct PointTotal {
+  int kind;  // ANDWEORC_KIND_*
+  const char* name;
+  uint32_t name_len;
+  uint64_t total;
+};
+int points_totals(PointTotal* out, int cap);
+
 // Writes a kPoints record with current totals. Caller holds io_lock.
 ANDWEORC_SIGNAL_SAFE void points_write_snapshot();
 

@@ -35,6 +35,7 @@ enum RecordType : uint32_t {
   kLost = 6,      // LostRecord: samples dropped since the previous one
   kNote = 7,      // UTF-8 text for the user (e.g. why the fallback is used)
   kEnd = 8,       // EndRecord: the process shut the profiler down cleanly
+  kExperiment = 9,  // ExperimentHeader + file + function + ExperimentPoint...
 };
 
 struct RecordHeader {
@@ -87,6 +88,30 @@ struct PointEntry {
   uint32_t kind;  // ANDWEORC_KIND_* from andweorc.h
   uint32_t name_len;
   uint64_t value;
+};
+
+// A finished causal experiment. Followed by file_len bytes of the selected
+// line's file and function_len bytes of its function (each padded to 8),
+// then npoints ExperimentPoint entries, each followed by its padded name.
+struct ExperimentHeader {
+  uint64_t start_ns;
+  uint64_t duration_ns;
+  uint64_t delay_ns;  // delay inserted during it (global count increase)
+  uint64_t selected_samples;
+  uint32_t speedup_pct;
+  uint32_t granularity;  // 0 line, 1 function
+  uint32_t line;
+  uint32_t npoints;
+  uint32_t file_len;
+  uint32_t function_len;
+};
+struct ExperimentPoint {
+  uint32_t kind;  // ANDWEORC_KIND_THROUGHPUT, or ANDWEORC_KIND_BEGIN for latency
+  uint32_t name_len;
+  uint64_t delta;        // throughput: visits; latency: arrivals
+  uint64_t departures;   // latency only
+  int64_t in_flight_start;
+  int64_t in_flight_end;
 };
 
 struct LostRecord {

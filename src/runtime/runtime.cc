@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "runtime/collector.h"
+#include "runtime/coordinator_hook.h"
 #include "runtime/perf_sampler.h"
 #include "runtime/progress_points.h"
 #include "runtime/raw_format.h"
@@ -22,12 +23,12 @@ namespace andweorc::runtime {
 namespace {
 
 Config g_config;
+DelayEngine g_delay_engine;
 uint32_t g_sampler = raw::kSamplerNone;
 bool g_active = false;
 bool g_shut_down = false;
 int g_pid = 0;
 SpinLock g_io_lock;
-DelayEngine g_delay_engine;
 
 void read_config() {
   const char* dir = getenv("ANDWEORC_DATA_DIR");
@@ -43,6 +44,8 @@ void read_config() {
   }
   if (const char* s = getenv("ANDWEORC_SAMPLER"))
     g_config.force_timer = strcmp(s, "timer") == 0;
+  if (const char* d = getenv("ANDWEORC_DELAY_MODE"); d && strcmp(d, "spin") == 0)
+    g_delay_engine.set_sleeper(Sleeper{real_spin, nullptr});
 }
 
 const char* paranoid_level(char* buf, size_t cap) {
@@ -146,6 +149,7 @@ __attribute__((constructor)) void andweorc_runtime_init() {
   install_flush_handlers();
   pthread_atfork(on_fork_prepare, on_fork_parent, on_fork_child);
   collector_start();
+  coordinator_start();
 }
 
 __attribute__((destructor)) void andweorc_runtime_fini() { runtime_shutdown(); }
@@ -190,6 +194,7 @@ void disable_thread_sampler(ThreadState* s) {
 void runtime_shutdown() {
   if (!runtime_active() || !is_original_process()) return;
   if (__atomic_exchange_n(&g_shut_down, true, __ATOMIC_ACQ_REL)) return;
+  coordinator_stop();
   collector_stop();
   stop_all_samplers();
   g_io_lock.lock();

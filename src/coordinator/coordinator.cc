@@ -1,0 +1,90 @@
+// coordinator.cc: the coordinator thread: builds the line catalog, then runs
+// experiments (see experiment_runner.h). Implements runtime/coordinator_hook.h.
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "coordinator/coordinator_config.h"
+#include "coordinator/experiment_runner.h"
+#include "coordinator/line_catalog.h"
+#include "runtime/address_table.h"
+#include "runtime/coordinator_hook.h"
+#include "runtime/raw_writer.h"
+#include "runtime/real_functions.h"
+#include "runtime/runtime.h"
+
+namespace andweorc::runtime {
+namespace {
+
+using coordinator::CoordinatorConfig;
+
+CoordinatorConfig* g_config = nullptr;
+bool g_started = false;
+bool g_stop = false;
+bool g_running = false;  // the thread is alive (atomic)
+
+void note(const std::string& text) {
+  io_lock().lock();
+  raw_write_note(text.c_str());
+  io_lock().unlock();
+}
+
+void* coordinator_main(void*) {
+  __atomic_store_n(&g_running, true, __ATOMIC_RELEASE);
+  symbols::ScopeMatcher scope(
+      g_config->binary_scope.empty() ? symbols::default_binary_scope()
+                                     : g_config->binary_scope,
+      g_config->source_scope.empty() ? symbols::default_source_scope()
+                                     : g_config->source_scope);
+  std::vector<std::string> notes;
+  // The catalog and its table are used by signal handlers until exit: never
+  // destroyed.
+  auto* catalog = coordinator::LineCatalog::build(scope, &notes).release();
+  for (const auto& n : notes) note(n);
+  if (catalog->size() == 0) {
+    note("experiments: no in-scope source lines with code; nothing to speed "
+         "up (check --binary-scope/--source-scope and build with -g)");
+  } else if (!__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) {
+    publish_address_table(catalog->table());
+    coordinator::ExperimentRunner runner(*g_config, *catalog, delay_engine());
+    std::string problem = runner.run(&g_stop);
+    if (!problem.empty()) note(problem);
+  }
+  __atomic_store_n(&g_running, false, __ATOMIC_RELEASE);
+  return nullptr;
+}
+
+}  // namespace
+
+void coordinator_start() {
+  if (g_started) return;
+  g_config = new CoordinatorConfig(coordinator::config_from_environment());
+  if (!g_config->experiments) return;
+  g_started = true;
+  sigset_t all, old;
+  sigfillset(&all);
+  real().pthread_sigmask(SIG_SETMASK, &all, &old);
+  pthread_t thread;
+  if (real().pthread_create(&thread, nullptr, coordinator_main, nullptr) == 0)
+    pthread_detach(thread);
+  real().pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+void coordinator_stop() {
+  if (!g_started) return;
+  __atomic_store_n(&g_stop, true, __ATOMIC_RELEASE);
+  clear_selection();
+  delay_engine().end_experiment();
+  // Give the thread a moment to finish an end-to-end record; a catalog still
+  // being built is simply abandoned.
+  for (int i = 0; i < 50 && __atomic_load_n(&g_running, __ATOMIC_ACQUIRE); ++i) {
+    timespec ts{0, 2000000};
+    nanosleep(&ts, nullptr);
+  }
+}
+
+}  // namespace andweorc::runtime

@@ -1,0 +1,242 @@
+// experiment_runner.cc: see experiment_runner.h.
+#include "coordinator/experiment_runner.h"
+
+#include <time.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "andweorc/andweorc.h"
+#include "runtime/address_table.h"
+#include "runtime/progress_points.h"
+#include "runtime/raw_format.h"
+#include "runtime/raw_writer.h"
+#include "runtime/runtime.h"
+#include "runtime/signal_safe.h"
+
+namespace andweorc::coordinator {
+namespace {
+
+constexpr uint64_t kMaxLengthNs = 4000000000ull;
+constexpr const char* kEndToEndPoint = "end-to-end";
+
+void append(std::string& buf, const void* p, size_t n) {
+  buf.append(static_cast<const char*>(p), n);
+}
+void append_padded(std::string& buf, const std::string& s) {
+  buf += s;
+  buf.append(raw::padded8(uint32_t(s.size())) - s.size(), '\0');
+}
+
+}  // namespace
+
+PointSnapshot snapshot_points() {
+  runtime::PointTotal totals[ANDWEORC_MAX_COUNTERS];
+  int n = std::min(runtime::points_totals(totals, ANDWEORC_MAX_COUNTERS),
+                   ANDWEORC_MAX_COUNTERS);
+  PointSnapshot snap;
+  for (int i = 0; i < n; ++i) {
+    PointState& p = snap[std::string(totals[i].name, totals[i].name_len)];
+    if (totals[i].kind == ANDWEORC_KIND_THROUGHPUT) p.visits += totals[i].total;
+    if (totals[i].kind == ANDWEORC_KIND_BEGIN) p.begins += totals[i].total, p.latency = true;
+    if (totals[i].kind == ANDWEORC_KIND_END) p.ends += totals[i].total, p.latency = true;
+  }
+  return snap;
+}
+
+ExperimentRunner::ExperimentRunner(const CoordinatorConfig& config,
+                                   const LineCatalog& catalog,
+                                   runtime::DelayEngine& engine)
+    : config_(config),
+      catalog_(catalog),
+      engine_(engine),
+      rng_(config.seed != 0 ? config.seed : runtime::monotonic_ns()),
+      length_ns_(config.experiment_ns) {}
+
+bool ExperimentRunner::choose_line(uint32_t* line) {
+  if (!fixed_lines_.empty()) {
+    *line = fixed_lines_[rng_() % fixed_lines_.size()];
+    return true;
+  }
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < catalog_.size(); ++i) total += catalog_.samples(i);
+  if (total == 0) return false;
+  uint64_t pick = rng_() % total;
+  for (uint32_t i = 0; i < catalog_.size(); ++i) {
+    uint64_t s = catalog_.samples(i);
+    if (pick < s) {
+      *line = i;
+      return true;
+    }
+    pick -= s;
+  }
+  return false;
+}
+
+int ExperimentRunner::choose_speedup() {
+  if (config_.fixed_speedup >= 0) {
+    // A fixed speed-up still needs 0% baselines to compare against.
+    return int(rng_() % 100) < kZeroSpeedupPercent ? 0 : config_.fixed_speedup;
+  }
+  if (int(rng_() % 100) < kZeroSpeedupPercent) return 0;
+  return 5 * int(1 + rng_() % 20);
+}
+
+bool ExperimentRunner::sleep_unless_stopped(uint64_t ns, const bool* stop) {
+  uint64_t end = runtime::monotonic_ns() + ns;
+  while (!__atomic_load_n(stop, __ATOMIC_ACQUIRE)) {
+    uint64_t now = runtime::monotonic_ns();
+    if (now >= end) return true;
+    uint64_t slice = std::min<uint64_t>(end - now, 10000000);
+    timespec ts{time_t(slice / 1000000000u), long(slice % 1000000000u)};
+    nanosleep(&ts, nullptr);
+  }
+  return false;
+}
+
+void ExperimentRunner::record(uint32_t line, int speedup, uint64_t start,
+                              uint64_t end, uint64_t delay, uint64_t hits,
+                              const PointSnapshot& before,
+                              const PointSnapshot& after, bool end_to_end) {
+  const LineInfo& info = catalog_.line(line);
+  const std::string& function = catalog_.function(info.function);
+  std::string points;
+  uint32_t npoints = 0;
+  auto add_point = [&](const std::string& name, const raw::ExperimentPoint& p) {
+    raw::ExperimentPoint e = p;
+    e.name_len = uint32_t(name.size());
+    append(points, &e, sizeof e);
+    append_padded(points, name);
+    ++npoints;
+  };
+  for (const auto& [name, a] : after) {
+    auto it = before.find(name);
+    PointState b = it == before.end() ? PointState{} : it->second;
+    raw::ExperimentPoint e{};
+    if (a.latency) {
+      e.kind = ANDWEORC_KIND_BEGIN;
+      e.delta = a.begins - b.begins;
+      e.departures = a.ends - b.ends;
+      e.in_flight_start = int64_t(b.begins) - int64_t(b.ends);
+      e.in_flight_end = int64_t(a.begins) - int64_t(a.ends);
+    } else {
+      e.kind = ANDWEORC_KIND_THROUGHPUT;
+      e.delta = a.visits - b.visits;
+    }
+    add_point(name, e);
+  }
+  if (end_to_end) {
+    raw::ExperimentPoint e{};
+    e.kind = ANDWEORC_KIND_THROUGHPUT;
+    e.delta = 1;
+    add_point(kEndToEndPoint, e);
+  }
+  raw::ExperimentHeader h{};
+  h.start_ns = start;
+  h.duration_ns = end - start;
+  h.delay_ns = delay;
+  h.selected_samples = hits;
+  h.speedup_pct = uint32_t(speedup);
+  h.granularity = config_.function_granularity ? 1 : 0;
+  h.line = uint32_t(info.line);
+  h.npoints = npoints;
+  h.file_len = uint32_t(info.file.size());
+  h.function_len = uint32_t(function.size());
+  std::string body;
+  append(body, &h, sizeof h);
+  append_padded(body, info.file);
+  append_padded(body, function);
+  body += points;
+  runtime::io_lock().lock();
+  runtime::raw_write(raw::kExperiment, body.data(), body.size());
+  runtime::io_lock().unlock();
+}
+
+void ExperimentRunner::adapt_length(const PointSnapshot& before,
+                                    const PointSnapshot& after) {
+  uint64_t fewest = UINT64_MAX;
+  for (const auto& [name, a] : after) {
+    auto it = before.find(name);
+    PointState b = it == before.end() ? PointState{} : it->second;
+    uint64_t delta = a.latency ? a.ends - b.ends : a.visits - b.visits;
+    if (delta > 0) ever_visited_[name] = true;
+    if (ever_visited_[name]) fewest = std::min(fewest, delta);
+  }
+  if (fewest == UINT64_MAX) fewest = 0;
+  if (fewest < kTargetVisits)
+    length_ns_ = std::min(length_ns_ * 2, kMaxLengthNs);
+  else if (fewest > 20 * kTargetVisits && length_ns_ > config_.experiment_ns)
+    length_ns_ /= 2;
+}
+
+std::string ExperimentRunner::run_end_to_end(const bool* stop) {
+  // Let samples accumulate so the line is chosen by its real weight.
+  uint32_t line = 0;
+  while (!choose_line(&line))
+    if (!sleep_unless_stopped(20000000, stop)) return "";
+  int speedup = config_.fixed_speedup >= 0 ? config_.fixed_speedup
+                                           : (int(rng_() % 100) < kZeroSpeedupPercent
+                                                  ? 0
+                                                  : 5 * int(1 + rng_() % 20));
+  const LineInfo& info = catalog_.line(line);
+  int32_t sel = config_.function_granularity ? int32_t(info.function) : int32_t(line);
+  PointSnapshot before = snapshot_points();
+  uint64_t start = runtime::monotonic_ns(), g0 = engine_.global();
+  runtime::set_selection(sel, config_.function_granularity
+                                  ? runtime::Granularity::kFunction
+                                  : runtime::Granularity::kLine);
+  engine_.start_experiment(config_.period_ns * uint64_t(speedup) / 100);
+  while (sleep_unless_stopped(1000000000, stop)) {
+  }
+  runtime::clear_selection();
+  uint64_t hits = engine_.hits();
+  engine_.end_experiment();
+  record(line, speedup, start, runtime::monotonic_ns(), engine_.global() - g0,
+         hits, before, snapshot_points(), /*end_to_end=*/true);
+  return "";
+}
+
+std::string ExperimentRunner::run(const bool* stop) {
+  if (!config_.fixed_line.empty()) {
+    size_t colon = config_.fixed_line.rfind(':');
+    int line = colon == std::string::npos ? 0 : std::atoi(config_.fixed_line.c_str() + colon + 1);
+    fixed_lines_ = catalog_.find(config_.fixed_line.substr(0, colon), line);
+    if (fixed_lines_.empty())
+      return "experiments: --fixed-line " + config_.fixed_line +
+             " is not an in-scope line with code (check the path suffix, "
+             "the line number and --source-scope)";
+  }
+  if (config_.end_to_end) return run_end_to_end(stop);
+  // Throughput needs a progress point; wait for the program to register one.
+  while (snapshot_points().empty())
+    if (!sleep_unless_stopped(20000000, stop)) return "";
+  while (!__atomic_load_n(stop, __ATOMIC_ACQUIRE)) {
+    uint32_t line = 0;
+    if (!choose_line(&line)) {
+      if (!sleep_unless_stopped(20000000, stop)) break;
+      continue;
+    }
+    int speedup = choose_speedup();
+    const LineInfo& info = catalog_.line(line);
+    int32_t sel = config_.function_granularity ? int32_t(info.function) : int32_t(line);
+    PointSnapshot before = snapshot_points();
+    uint64_t start = runtime::monotonic_ns(), g0 = engine_.global();
+    runtime::set_selection(sel, config_.function_granularity
+                                    ? runtime::Granularity::kFunction
+                                    : runtime::Granularity::kLine);
+    engine_.start_experiment(config_.period_ns * uint64_t(speedup) / 100);
+    bool completed = sleep_unless_stopped(length_ns_, stop);
+    runtime::clear_selection();
+    uint64_t hits = engine_.hits();
+    engine_.end_experiment();
+    uint64_t end = runtime::monotonic_ns(), g1 = engine_.global();
+    PointSnapshot after = snapshot_points();
+    if (!completed) break;  // cut short by exit: not a valid measurement
+    record(line, speedup, start, end, g1 - g0, hits, before, after, false);
+    adapt_length(before, after);
+    if (!sleep_unless_stopped(config_.cooloff_ns, stop)) break;
+  }
+  return "";
+}
+
+}  // namespace andweorc::coordinator

@@ -1,0 +1,152 @@
+// line_catalog.cc: see line_catalog.h.
+#include "coordinator/line_catalog.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <sstream>
+
+#include "symbols/module.h"
+#include "symbols/symbolizer.h"
+
+namespace andweorc::coordinator {
+namespace {
+
+std::string read_file(const char* path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)),
+                     std::istreambuf_iterator<char>());
+}
+
+std::string self_executable() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, size_t(n)) : "";
+}
+
+struct PendingRange {
+  uint64_t lo, hi;
+  uint32_t line;
+};
+
+}  // namespace
+
+std::unique_ptr<LineCatalog> LineCatalog::build(
+    const symbols::ScopeMatcher& scope, std::vector<std::string>* notes) {
+  auto cat = std::unique_ptr<LineCatalog>(new LineCatalog());
+  symbols::ProcessMaps maps = symbols::ProcessMaps::parse(read_file("/proc/self/maps"));
+  std::string exe = self_executable();
+  symbols::Symbolizer symbolizer;
+  std::map<std::pair<std::string, int>, uint32_t> line_ids;
+  std::map<std::string, uint32_t> function_ids;
+  std::vector<PendingRange> pending;
+
+  auto function_id = [&](const std::string& name) {
+    auto [it, added] = function_ids.try_emplace(name, uint32_t(cat->functions_.size()));
+    if (added) cat->functions_.push_back(name);
+    return it->second;
+  };
+
+  std::map<std::string, bool> done;
+  for (const symbols::Mapping& m : maps.mappings()) {
+    if (!m.executable || m.path.empty() || m.path[0] != '/') continue;
+    if (!scope.binary_matches(m.path, exe) || done[m.path]) continue;
+    done[m.path] = true;
+    std::string error;
+    symbols::Module* mod = symbolizer.module(m.path, &error);
+    if (mod == nullptr) {
+      notes->push_back("experiments: cannot read " + m.path + ": " + error);
+      continue;
+    }
+    if (!mod->has_dwarf()) {
+      notes->push_back("experiments: " + m.path +
+                       " has no debug info, so none of its lines can be "
+                       "selected. Fix: rebuild with -g");
+      continue;
+    }
+    // Runtime address = ELF vaddr + bias, from this executable mapping.
+    uint64_t vaddr_at_start = 0;
+    if (!mod->file_offset_to_vaddr(m.offset, &vaddr_at_start)) continue;
+    uint64_t bias = m.start - vaddr_at_start;
+    // All executable mappings of this file, in vaddr space.
+    std::vector<std::pair<uint64_t, uint64_t>> text;
+    for (const symbols::Mapping& other : maps.mappings())
+      if (other.executable && other.path == m.path)
+        text.emplace_back(other.start - bias, other.end - bias);
+
+    mod->for_each_line_range([&](std::string_view file, int line, uint64_t lo,
+                                 uint64_t hi) {
+      bool mapped = std::any_of(text.begin(), text.end(), [&](auto& t) {
+        return lo >= t.first && lo < t.second;
+      });
+      if (!mapped) return;
+      // The first in-scope frame of the inline chain at this address.
+      std::vector<symbols::Frame> chain = mod->lookup(lo);
+      const symbols::Frame* chosen = nullptr;
+      for (const auto& f : chain) {
+        if (f.line > 0 && scope.source_matches(f.file)) {
+          chosen = &f;
+          break;
+        }
+      }
+      if (chosen == nullptr) {
+        // The line table may know a line the inline index does not.
+        if (!scope.source_matches(std::string(file))) return;
+        static const symbols::Frame kNone;
+        chosen = &kNone;
+      }
+      std::string chosen_file = chosen->line > 0 ? chosen->file : std::string(file);
+      int chosen_line = chosen->line > 0 ? chosen->line : line;
+      std::string fn = chosen->function;
+      if (fn.empty() && !chain.empty()) fn = chain.back().function;
+      auto key = std::make_pair(chosen_file, chosen_line);
+      auto [it, added] = line_ids.try_emplace(key, uint32_t(cat->lines_.size()));
+      if (added)
+        cat->lines_.push_back(LineInfo{chosen_file, chosen_line, function_id(fn)});
+      pending.push_back(PendingRange{lo + bias, hi + bias, it->second});
+    });
+  }
+
+  // Sort, drop overlaps (first wins), merge neighbours of the same line.
+  std::sort(pending.begin(), pending.end(),
+            [](auto& a, auto& b) { return a.lo < b.lo; });
+  for (const PendingRange& r : pending) {
+    uint64_t lo = r.lo;
+    if (!cat->ranges_.empty()) {
+      auto& last = cat->ranges_.back();
+      if (lo < last.hi) lo = last.hi;
+      if (lo >= r.hi) continue;
+      if (last.hi == lo && last.line == r.line) {
+        last.hi = r.hi;
+        continue;
+      }
+    }
+    cat->ranges_.push_back(runtime::AddressRange{lo, r.hi, r.line});
+  }
+  cat->line_function_.resize(cat->lines_.size());
+  for (size_t i = 0; i < cat->lines_.size(); ++i)
+    cat->line_function_[i] = cat->lines_[i].function;
+  cat->samples_.reset(new uint64_t[std::max<size_t>(1, cat->lines_.size())]());
+  cat->table_ = runtime::AddressTable{cat->ranges_.data(), cat->ranges_.size(),
+                                      cat->line_function_.data(),
+                                      cat->samples_.get(), cat->lines_.size()};
+  return cat;
+}
+
+std::vector<uint32_t> LineCatalog::find(const std::string& file, int line) const {
+  std::vector<uint32_t> out;
+  for (uint32_t i = 0; i < lines_.size(); ++i) {
+    const LineInfo& l = lines_[i];
+    if (l.line != line || l.file.size() < file.size()) continue;
+    if (l.file.compare(l.file.size() - file.size(), file.size(), file) != 0) continue;
+    // Match whole path components: "a.cc" must not match "data.cc".
+    size_t start = l.file.size() - file.size();
+    if (start == 0 || l.file[start - 1] == '/' || file[0] == '/') out.push_back(i);
+  }
+  return out;
+}
+
+}  // namespace andweorc::coordinator

@@ -1,0 +1,60 @@
+// line_catalog.h: the in-scope source lines of the running process and the
+// address table the signal handler uses to attribute samples to them.
+//
+// Built once, in the coordinator thread, from /proc/self/maps and DWARF
+// (src/symbols). Every code range of an in-scope binary maps to the first
+// in-scope frame of its inline chain: code inlined from a system header into
+// your function counts for the line in your function that called it. The
+// published runtime::AddressTable is immutable and lives until exit.
+#ifndef ANDWEORC_COORDINATOR_LINE_CATALOG_H_
+#define ANDWEORC_COORDINATOR_LINE_CATALOG_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/address_table.h"
+#include "symbols/scope.h"
+
+namespace andweorc::coordinator {
+
+struct LineInfo {
+  std::string file;
+  int line = 0;
+  uint32_t function = 0;  // index into functions()
+};
+
+class LineCatalog {
+ public:
+  // Reads the live process. `notes` receives sentences for the report (e.g.
+  // modules without debug info).
+  static std::unique_ptr<LineCatalog> build(const symbols::ScopeMatcher& scope,
+                                            std::vector<std::string>* notes);
+
+  const runtime::AddressTable* table() const { return &table_; }
+  size_t size() const { return lines_.size(); }
+  const LineInfo& line(uint32_t id) const { return lines_[id]; }
+  const std::string& function(uint32_t id) const { return functions_[id]; }
+  size_t function_count() const { return functions_.size(); }
+  // Samples attributed to line `id` so far (the handler counts them).
+  uint64_t samples(uint32_t id) const {
+    return __atomic_load_n(&samples_[id], __ATOMIC_RELAXED);
+  }
+  // Lines whose file ends with `file` (at a path component) and number is
+  // `line`.
+  std::vector<uint32_t> find(const std::string& file, int line) const;
+
+ private:
+  std::vector<LineInfo> lines_;
+  std::vector<std::string> functions_;
+  // Storage behind table_; never freed while the process runs.
+  std::vector<runtime::AddressRange> ranges_;
+  std::vector<uint32_t> line_function_;
+  std::unique_ptr<uint64_t[]> samples_;
+  runtime::AddressTable table_;
+};
+
+}  // namespace andweorc::coordinator
+
+#endif  // ANDWEORC_COORDINATOR_LINE_CATALOG_H_
