@@ -53,3 +53,4 @@ for w in $(acc_workloads); do
   printf '%-13s %-10s %5s %10s  %s\n' "$w" "$bn" "$bl" "$answer" "$trail"
 done
 echo "(* = significant). Workloads without a correct significant top line within the budgets: $fails"
+((fails == 0))
