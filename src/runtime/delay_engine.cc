@@ -2,16 +2,26 @@
 #include "runtime/delay_engine.h"
 
 #include <errno.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 namespace andweorc::runtime {
+namespace {
+
+// One instruction, so the thread's own signal handler cannot split it.
+ANDWEORC_SIGNAL_SAFE inline void add_local(DelayAccount& a, uint64_t ns) {
+  asm volatile("addq %1, %0" : "+m"(a.local) : "r"(ns));
+}
+
+}  // namespace
 
 ANDWEORC_SIGNAL_SAFE uint64_t real_sleep(void*, uint64_t ns) {
   uint64_t start = monotonic_ns();
   timespec req{time_t(ns / 1000000000u), long(ns % 1000000000u)};
   timespec rem;
-  // Resume after signals (other samples may arrive while we sleep).
-  while (nanosleep(&req, &rem) != 0 && errno == EINTR) req = rem;
+  // Straight to the kernel: libc's nanosleep is interposed by us. Resume
+  // after signals (other samples may arrive while we sleep).
+  while (raw_syscall(SYS_nanosleep, long(&req), long(&rem)) == -EINTR) req = rem;
   return monotonic_ns() - start;
 }
 
@@ -44,7 +54,7 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::on_samples(DelayAccount& a,
     uint64_t add = delay_per_hit() * hits;
     if (add != 0) {
       __atomic_add_fetch(&global_, add, __ATOMIC_ACQ_REL);
-      a.local += add;  // the sped-up thread itself is not delayed
+      add_local(a, add);  // the sped-up thread itself is not delayed
     }
   }
   catch_up(a);
@@ -52,11 +62,17 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::on_samples(DelayAccount& a,
 
 ANDWEORC_SIGNAL_SAFE uint64_t DelayEngine::catch_up(DelayAccount& a) {
   sync_epoch(a);
+  if (a.in_delay) return 0;  // interrupted a catch_up: it pays for us
   uint64_t g = global();
-  if (g <= a.local || g - a.local < kMinSleepNs) return 0;
-  uint64_t slept = sleeper_.sleep(sleeper_.ctx, g - a.local);
-  a.local += slept;  // oversleep becomes credit
+  uint64_t local = a.local;
+  if (g <= local || g - local < kMinSleepNs) return 0;
+  a.in_delay = 1;
+  asm volatile("" ::: "memory");
+  uint64_t slept = sleeper_.sleep(sleeper_.ctx, g - local);
+  add_local(a, slept);  // oversleep becomes credit
   a.paid += slept;
+  asm volatile("" ::: "memory");
+  a.in_delay = 0;
   return slept;
 }
 
@@ -71,7 +87,7 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::post_block(DelayAccount& a,
   if (woken_by_thread) {
     uint64_t g = global();
     // Delays inserted while we were blocked were paid by our waker.
-    if (g > a.blocked_global) a.local += g - a.blocked_global;
+    if (g > a.blocked_global) add_local(a, g - a.blocked_global);
   } else {
     catch_up(a);
   }
@@ -95,7 +111,7 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::adopt(DelayAccount& a, uint64_t token) {
   if (uint32_t(token >> 48) != (a.epoch & 0xffff)) return;
   uint64_t local = token & ((uint64_t(1) << 48) - 1);
   uint64_t mine = a.local & ((uint64_t(1) << 48) - 1);
-  if (local > mine) a.local += local - mine;
+  if (local > mine) add_local(a, local - mine);
 }
 
 void DelayEngine::start_experiment(uint64_t delay_per_hit) {

@@ -36,10 +36,14 @@
 namespace andweorc::runtime {
 
 // Per-thread accounting; owned by its thread (lives in ThreadState).
+// Its thread's signal handler may interrupt any operation on it, so updates
+// of `local` are single instructions, and a handler never starts paying a
+// debt while the interrupted code is already paying it (`in_delay`).
 struct DelayAccount {
   uint64_t local = 0;           // delay paid or credited, ns
   uint64_t blocked_global = 0;  // global count when the thread blocked
   uint32_t epoch = 0;           // experiment this account is synced to
+  uint32_t in_delay = 0;        // a catch_up is sleeping right now
   uint64_t paid = 0;            // total sleep in this thread, for reports
 };
 

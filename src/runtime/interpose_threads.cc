@@ -27,7 +27,10 @@ void* thread_entry(void* p) {
   ThreadState* s = register_current_thread();
   if (s != nullptr && args.has_creator)
     delay_engine().inherit(s->delay, args.creator);
-  return args.routine(args.arg);
+  void* result = args.routine(args.arg);
+  // Returning wakes a joiner: pay what this thread owes first.
+  if (s != nullptr) delay_engine().catch_up(s->delay);
+  return result;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "runtime/raw_format.h"
@@ -90,8 +91,8 @@ ANDWEORC_SIGNAL_SAFE void raw_write_maps() {
   if (fd < 0) return;
   size_t len = 0;
   while (len < sizeof g_maps) {
-    ssize_t n = read(fd, g_maps + len, sizeof g_maps - len);
-    if (n < 0 && errno == EINTR) continue;
+    long n = raw_syscall(SYS_read, fd, long(g_maps + len), long(sizeof g_maps - len));
+    if (n == -EINTR) continue;
     if (n <= 0) break;
     len += size_t(n);
   }

@@ -10,9 +10,9 @@ namespace andweorc::runtime {
 ANDWEORC_SIGNAL_SAFE bool write_all(int fd, const void* buf, size_t len) {
   const char* p = static_cast<const char*>(buf);
   while (len > 0) {
-    ssize_t n = ::write(fd, p, len);
+    long n = raw_syscall(SYS_write, fd, long(p), long(len));
     if (n < 0) {
-      if (errno == EINTR) continue;
+      if (n == -EINTR) continue;
       return false;
     }
     p += n;

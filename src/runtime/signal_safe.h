@@ -28,8 +28,21 @@ ANDWEORC_SIGNAL_SAFE inline uint64_t realtime_ns() {
   return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
 }
 
+// A system call that bypasses libc, and so bypasses our own interposed
+// read/write/nanosleep/syscall wrappers (which may delay the caller).
+// Returns -errno on failure, like the kernel.
+ANDWEORC_SIGNAL_SAFE inline long raw_syscall(long n, long a = 0, long b = 0,
+                                             long c = 0) {
+  long ret;
+  asm volatile("syscall"
+               : "=a"(ret)
+               : "a"(n), "D"(a), "S"(b), "d"(c)
+               : "rcx", "r11", "memory");
+  return ret;
+}
+
 ANDWEORC_SIGNAL_SAFE inline int current_tid() {
-  return int(syscall(SYS_gettid));
+  return int(raw_syscall(SYS_gettid));
 }
 
 // Writes all of buf, retrying on EINTR and short writes. False on error.

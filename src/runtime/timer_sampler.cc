@@ -64,6 +64,7 @@ void timer_disable(ThreadState* s) {
 ANDWEORC_SIGNAL_SAFE void timer_sample(ThreadState* s, const ucontext_t* uc) {
   if (!__atomic_load_n(&s->has_timer, __ATOMIC_ACQUIRE) || uc == nullptr)
     return;
+  if (s->delay.in_delay) return;  // the profiler's own delay, not the program
   raw::SampleHeader sh{};
   sh.tid = uint32_t(s->tid);
   sh.time_ns = monotonic_ns();

@@ -1,0 +1,71 @@
+// blocking.cc: the delay-inheritance hooks (blocking.h) and the public API
+// for custom synchronization and hand-offs (andweorc.h, Coz's ABI).
+#include "runtime/blocking.h"
+
+#include <stdint.h>
+
+#include "runtime/runtime.h"
+#include "runtime/thread_state.h"
+
+namespace andweorc::runtime {
+namespace {
+
+ANDWEORC_SIGNAL_SAFE inline DelayAccount* account() {
+  ThreadState* s = current_thread();
+  return s != nullptr ? &s->delay : nullptr;
+}
+
+}  // namespace
+}  // namespace andweorc::runtime
+
+using andweorc::runtime::account;
+using andweorc::runtime::delay_engine;
+
+extern "C" {
+
+void andweorc_rt_pre_block(void) {
+  if (auto* a = account()) delay_engine().pre_block(*a);
+}
+
+void andweorc_rt_post_block(int woken_by_thread) {
+  if (auto* a = account()) delay_engine().post_block(*a, woken_by_thread != 0);
+}
+
+void andweorc_rt_catch_up(void) {
+  if (auto* a = account()) delay_engine().catch_up(*a);
+}
+
+// ---- Public API (andweorc.h) ----
+__attribute__((visibility("default"))) void andweorc_pre_block(void) {
+  andweorc_rt_pre_block();
+}
+__attribute__((visibility("default"))) void andweorc_post_block(
+    int woken_by_thread) {
+  andweorc_rt_post_block(woken_by_thread);
+}
+__attribute__((visibility("default"))) void andweorc_catch_up(void) {
+  andweorc_rt_catch_up();
+}
+// A task carries the delay count of the thread that made it; the thread that
+// runs it adopts that count (the Go port's lesson: delays follow the work).
+__attribute__((visibility("default"))) uint64_t andweorc_handoff_token(void) {
+  auto* a = account();
+  return a != nullptr ? delay_engine().token(*a) : 0;
+}
+__attribute__((visibility("default"))) void andweorc_handoff_adopt(
+    uint64_t token) {
+  if (auto* a = account()) delay_engine().adopt(*a, token);
+}
+
+// ---- Coz's ABI ----
+__attribute__((visibility("default"))) void _coz_pre_block(void) {
+  andweorc_rt_pre_block();
+}
+__attribute__((visibility("default"))) void _coz_post_block(int skip_delays) {
+  andweorc_rt_post_block(skip_delays);
+}
+__attribute__((visibility("default"))) void _coz_add_delays(void) {
+  andweorc_rt_catch_up();
+}
+
+}  // extern "C"

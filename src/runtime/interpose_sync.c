@@ -1,0 +1,228 @@
+/* interpose_sync.c: pthread and semaphore calls, wrapped for delay
+ * inheritance (delay_engine.h has the rules; blocking.h the hooks).
+ *
+ *   blocks until another thread acts   pre_block, call, post_block(1)
+ *   may time out                        pre_block, call, post_block(rc == 0)
+ *   wakes other threads                 catch_up, call
+ *
+ * Written in C: see blocking.h. Each real function is resolved once, in a
+ * constructor that runs before the runtime's, or on first use if another
+ * library calls us even earlier. The pthread_cond_* functions are resolved at
+ * their current glibc version (GLIBC_2.3.2): plain dlsym could return the
+ * 2.2.5 compatibility version, which uses a different condvar layout.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <time.h>
+
+#include "runtime/blocking.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+/* One line per interposed function: pointer type, name, glibc version. */
+#define REAL_FUNCTIONS(X)                                                    \
+  X(int (*)(pthread_t, void**), pthread_join, NULL)                          \
+  X(void (*)(void*), pthread_exit, NULL)                                     \
+  X(int (*)(pthread_mutex_t*), pthread_mutex_lock, NULL)                     \
+  X(int (*)(pthread_mutex_t*, const struct timespec*), pthread_mutex_timedlock, NULL) \
+  X(int (*)(pthread_mutex_t*, clockid_t, const struct timespec*), pthread_mutex_clocklock, NULL) \
+  X(int (*)(pthread_mutex_t*), pthread_mutex_unlock, NULL)                   \
+  X(int (*)(pthread_cond_t*, pthread_mutex_t*), pthread_cond_wait, "GLIBC_2.3.2") \
+  X(int (*)(pthread_cond_t*, pthread_mutex_t*, const struct timespec*), pthread_cond_timedwait, "GLIBC_2.3.2") \
+  X(int (*)(pthread_cond_t*, pthread_mutex_t*, clockid_t, const struct timespec*), pthread_cond_clockwait, NULL) \
+  X(int (*)(pthread_cond_t*), pthread_cond_signal, "GLIBC_2.3.2")            \
+  X(int (*)(pthread_cond_t*), pthread_cond_broadcast, "GLIBC_2.3.2")         \
+  X(int (*)(pthread_rwlock_t*), pthread_rwlock_rdlock, NULL)                 \
+  X(int (*)(pthread_rwlock_t*), pthread_rwlock_wrlock, NULL)                 \
+  X(int (*)(pthread_rwlock_t*, const struct timespec*), pthread_rwlock_timedrdlock, NULL) \
+  X(int (*)(pthread_rwlock_t*, const struct timespec*), pthread_rwlock_timedwrlock, NULL) \
+  X(int (*)(pthread_rwlock_t*, clockid_t, const struct timespec*), pthread_rwlock_clockrdlock, NULL) \
+  X(int (*)(pthread_rwlock_t*, clockid_t, const struct timespec*), pthread_rwlock_clockwrlock, NULL) \
+  X(int (*)(pthread_rwlock_t*), pthread_rwlock_unlock, NULL)                 \
+  X(int (*)(pthread_barrier_t*), pthread_barrier_wait, NULL)                 \
+  X(int (*)(sem_t*), sem_wait, NULL)                                         \
+  X(int (*)(sem_t*, const struct timespec*), sem_timedwait, NULL)            \
+  X(int (*)(sem_t*, clockid_t, const struct timespec*), sem_clockwait, NULL) \
+  X(int (*)(sem_t*), sem_post, NULL)
+
+static void* resolve(const char* name, const char* version) {
+  return version ? dlvsym(RTLD_NEXT, name, version) : dlsym(RTLD_NEXT, name);
+}
+
+#define DECLARE(type, name, version)                                   \
+  static __typeof__(type) real_##name;                                 \
+  static inline __typeof__(type) get_##name(void) {                    \
+    if (__builtin_expect(real_##name == NULL, 0))                      \
+      real_##name = (__typeof__(type))resolve(#name, version);         \
+    return real_##name;                                                \
+  }
+REAL_FUNCTIONS(DECLARE)
+
+#define RESOLVE(type, name, version) \
+  real_##name = (__typeof__(type))resolve(#name, version);
+__attribute__((constructor(101))) static void resolve_sync_functions(void) {
+  REAL_FUNCTIONS(RESOLVE)
+}
+
+#define REAL(name) get_##name()
+#define REAL_V(name) get_##name()
+
+/* ---- threads ---- */
+
+EXPORT int pthread_join(pthread_t t, void** result) {
+  andweorc_rt_pre_block();
+  int rc = REAL(pthread_join)(t, result);
+  andweorc_rt_post_block(1); /* the exiting thread caught up before exiting */
+  return rc;
+}
+
+EXPORT void pthread_exit(void* value) {
+  andweorc_rt_catch_up(); /* we are about to wake our joiner */
+  REAL(pthread_exit)(value);
+  __builtin_unreachable();
+}
+
+/* ---- mutexes ---- */
+
+EXPORT int pthread_mutex_lock(pthread_mutex_t* m) {
+  andweorc_rt_pre_block();
+  int rc = REAL(pthread_mutex_lock)(m);
+  andweorc_rt_post_block(1);
+  return rc;
+}
+
+EXPORT int pthread_mutex_timedlock(pthread_mutex_t* m, const struct timespec* t) {
+  andweorc_rt_pre_block();
+  int rc = REAL(pthread_mutex_timedlock)(m, t);
+  andweorc_rt_post_block(rc == 0);
+  return rc;
+}
+
+EXPORT int pthread_mutex_clocklock(pthread_mutex_t* m, clockid_t c,
+                                   const struct timespec* t) {
+  andweorc_rt_pre_block();
+  int rc = REAL(pthread_mutex_clocklock)(m, c, t);
+  andweorc_rt_post_block(rc == 0);
+  return rc;
+}
+
+EXPORT int pthread_mutex_unlock(pthread_mutex_t* m) {
+  andweorc_rt_catch_up();
+  return REAL(pthread_mutex_unlock)(m);
+}
+
+/* ---- condition variables ---- */
+
+EXPORT int pthread_cond_wait(pthread_cond_t* c, pthread_mutex_t* m) {
+  andweorc_rt_catch_up(); /* waiting releases the mutex: may wake a thread */
+  andweorc_rt_pre_block();
+  int rc = REAL_V(pthread_cond_wait)(c, m);
+  andweorc_rt_post_block(1);
+  return rc;
+}
+
+EXPORT int pthread_cond_timedwait(pthread_cond_t* c, pthread_mutex_t* m,
+                                  const struct timespec* t) {
+  andweorc_rt_catch_up();
+  andweorc_rt_pre_block();
+  int rc = REAL_V(pthread_cond_timedwait)(c, m, t);
+  andweorc_rt_post_block(rc == 0);
+  return rc;
+}
+
+EXPORT int pthread_cond_clockwait(pthread_cond_t* c, pthread_mutex_t* m,
+                                  clockid_t clock, const struct timespec* t) {
+  andweorc_rt_catch_up();
+  andweorc_rt_pre_block();
+  int rc = REAL(pthread_cond_clockwait)(c, m, clock, t);
+  andweorc_rt_post_block(rc == 0);
+  return rc;
+}
+
+EXPORT int pthread_cond_signal(pthread_cond_t* c) {
+  andweorc_rt_catch_up();
+  return REAL_V(pthread_cond_signal)(c);
+}
+
+EXPORT int pthread_cond_broadcast(pthread_cond_t* c) {
+  andweorc_rt_catch_up();
+  return REAL_V(pthread_cond_broadcast)(c);
+}
+
+/* ---- reader/writer locks ---- */
+
+#define RWLOCK_BLOCKING(name)                  \
+  EXPORT int name(pthread_rwlock_t* l) {       \
+    andweorc_rt_pre_block();                   \
+    int rc = REAL(name)(l);                    \
+    andweorc_rt_post_block(1);                 \
+    return rc;                                 \
+  }
+RWLOCK_BLOCKING(pthread_rwlock_rdlock)
+RWLOCK_BLOCKING(pthread_rwlock_wrlock)
+
+#define RWLOCK_TIMED(name)                                             \
+  EXPORT int name(pthread_rwlock_t* l, const struct timespec* t) {     \
+    andweorc_rt_pre_block();                                           \
+    int rc = REAL(name)(l, t);                                         \
+    andweorc_rt_post_block(rc == 0);                                   \
+    return rc;                                                         \
+  }
+RWLOCK_TIMED(pthread_rwlock_timedrdlock)
+RWLOCK_TIMED(pthread_rwlock_timedwrlock)
+
+#define RWLOCK_CLOCKED(name)                                                  \
+  EXPORT int name(pthread_rwlock_t* l, clockid_t c, const struct timespec* t) { \
+    andweorc_rt_pre_block();                                                  \
+    int rc = REAL(name)(l, c, t);                                             \
+    andweorc_rt_post_block(rc == 0);                                          \
+    return rc;                                                                \
+  }
+RWLOCK_CLOCKED(pthread_rwlock_clockrdlock)
+RWLOCK_CLOCKED(pthread_rwlock_clockwrlock)
+
+EXPORT int pthread_rwlock_unlock(pthread_rwlock_t* l) {
+  andweorc_rt_catch_up();
+  return REAL(pthread_rwlock_unlock)(l);
+}
+
+/* ---- barriers ---- */
+
+EXPORT int pthread_barrier_wait(pthread_barrier_t* b) {
+  andweorc_rt_catch_up(); /* the last arrival wakes everyone */
+  andweorc_rt_pre_block();
+  int rc = REAL(pthread_barrier_wait)(b);
+  andweorc_rt_post_block(1);
+  return rc;
+}
+
+/* ---- semaphores ---- */
+
+EXPORT int sem_wait(sem_t* s) {
+  andweorc_rt_pre_block();
+  int rc = REAL(sem_wait)(s);
+  andweorc_rt_post_block(rc == 0);
+  return rc;
+}
+
+EXPORT int sem_timedwait(sem_t* s, const struct timespec* t) {
+  andweorc_rt_pre_block();
+  int rc = REAL(sem_timedwait)(s, t);
+  andweorc_rt_post_block(rc == 0);
+  return rc;
+}
+
+EXPORT int sem_clockwait(sem_t* s, clockid_t c, const struct timespec* t) {
+  andweorc_rt_pre_block();
+  int rc = REAL(sem_clockwait)(s, c, t);
+  andweorc_rt_post_block(rc == 0);
+  return rc;
+}
+
+EXPORT int sem_post(sem_t* s) {
+  andweorc_rt_catch_up();
+  return REAL(sem_post)(s);
+}
