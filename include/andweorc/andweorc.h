@@ -118,6 +118,73 @@ __attribute__((always_inline, unused)) static inline void andweorc_hit_(
 #define ANDWEORC_BEGIN(name) ANDWEORC_POINT_(ANDWEORC_KIND_BEGIN, name)
 #define ANDWEORC_END(name) ANDWEORC_POINT_(ANDWEORC_KIND_END, name)
 
+/* ---- Custom synchronization and hand-offs (causal experiments) ----
+ *
+ * andweorc sees pthread, semaphore, sleep and I/O calls by itself. Code that
+ * blocks or wakes threads some other way (its own futexes, spin-then-park
+ * queues) tells it so, or virtual speed-ups are mis-measured:
+ *
+ *   ANDWEORC_PRE_BLOCK();            before waiting for another thread
+ *   ANDWEORC_POST_BLOCK(woken);      after: woken != 0 if another thread woke
+ *                                    us (it paid our delays), 0 on timeout
+ *   ANDWEORC_CATCH_UP();             before waking another thread
+ *
+ * Work handed between threads (task queues, thread pools) carries its
+ * producer's delay count: take a token when the task is made, adopt it when
+ * it runs.
+ *
+ *   task.token = andweorc_task_token();      producer
+ *   andweorc_task_adopt(task.token);         consumer, before running it
+ *
+ * Without the runtime these cost one predictable branch and do nothing. The
+ * same functions are exported by the runtime for programs that link it. */
+void andweorc_pre_block(void);
+void andweorc_post_block(int woken_by_thread);
+void andweorc_catch_up(void);
+uint64_t andweorc_handoff_token(void);
+void andweorc_handoff_adopt(uint64_t token);
+
+#define ANDWEORC_LOOKUP_(type, name, var)                       \
+  static type var;                                              \
+  static int var##_looked_up;                                   \
+  if (!__atomic_load_n(&var##_looked_up, __ATOMIC_ACQUIRE)) {   \
+    var = (type)(dlsym ? dlsym((void*)0, name) : 0);            \
+    __atomic_store_n(&var##_looked_up, 1, __ATOMIC_RELEASE);    \
+  }
+
+__attribute__((unused)) static inline void andweorc_call_void_(
+    int which, int arg) {
+  typedef void (*void_fn)(void);
+  typedef void (*int_fn)(int);
+  if (which == 0) {
+    ANDWEORC_LOOKUP_(void_fn, "andweorc_pre_block", pre)
+    if (pre) pre();
+  } else if (which == 1) {
+    ANDWEORC_LOOKUP_(int_fn, "andweorc_post_block", post)
+    if (post) post(arg);
+  } else {
+    ANDWEORC_LOOKUP_(void_fn, "andweorc_catch_up", catch_up)
+    if (catch_up) catch_up();
+  }
+}
+
+#define ANDWEORC_PRE_BLOCK() andweorc_call_void_(0, 0)
+#define ANDWEORC_POST_BLOCK(woken_by_thread) \
+  andweorc_call_void_(1, (woken_by_thread) != 0)
+#define ANDWEORC_CATCH_UP() andweorc_call_void_(2, 0)
+
+__attribute__((unused)) static inline uint64_t andweorc_task_token(void) {
+  typedef uint64_t (*token_fn)(void);
+  ANDWEORC_LOOKUP_(token_fn, "andweorc_handoff_token", token)
+  return token ? token() : 0;
+}
+
+__attribute__((unused)) static inline void andweorc_task_adopt(uint64_t t) {
+  typedef void (*adopt_fn)(uint64_t);
+  ANDWEORC_LOOKUP_(adopt_fn, "andweorc_handoff_adopt", adopt)
+  if (adopt && t) adopt(t);
+}
+
 #ifdef __cplusplus
 } /* extern "C" */
 
