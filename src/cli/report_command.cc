@@ -7,6 +7,7 @@
 #include "cli/terminal.h"
 #include "profile/atomic_file.h"
 #include "profile/profile_json.h"
+#include "report/json_report.h"
 #include "report/text_report.h"
 
 namespace andweorc::cli {
@@ -27,7 +28,12 @@ int run_report(const ReportOptions& o) {
   }
   std::string text;
   if (o.format == "json") {
-    text = profile::dump_profile(*r.profile);
+    // The profile as data, plus the analysis tools would otherwise redo.
+    std::ostringstream out;
+    report::JsonOptions options;
+    options.include_analysis = true;
+    report::write_json(*r.profile, out, options);
+    text = out.str();
   } else {
     std::ostringstream out;
     report::TextOptions options;

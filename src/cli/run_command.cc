@@ -118,6 +118,18 @@ std::vector<std::string> runtime_environment(const RunOptions& o,
   return env;
 }
 
+// An end-to-end run holds one experiment; estimates need many runs. When the
+// output already holds end-to-end runs of the same command, keep their
+// experiments so that repeated runs add up (as Coz's appended profile.coz).
+void accumulate_end_to_end(const std::string& path, profile::Profile* prof) {
+  profile::ReadResult previous = profile::read_profile(path);
+  if (!previous.ok() || !previous.profile->settings.end_to_end ||
+      previous.profile->run.command != prof->run.command)
+    return;
+  auto& old = previous.profile->experiments;
+  prof->experiments.insert(prof->experiments.begin(), old.begin(), old.end());
+}
+
 int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   if (command.empty()) {
     std::cerr << "andweorc: no command to profile; usage: andweorc run "
@@ -208,6 +220,7 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
                         &prof);
 
   int status = shell_status(child);
+  if (o.end_to_end && format == "json") accumulate_end_to_end(o.output, &prof);
   bool written = format == "coz"
                      ? report::append_coz_file(prof, o.output, &error)
                      : profile::write_profile(prof, o.output, &error);
@@ -274,7 +287,8 @@ CommandRunner add_run_command(CLI::App& app,
       ->group(causal);
   cmd->add_flag("--end-to-end", o->end_to_end,
                 "One experiment over the whole run; needs no progress point. "
-                "Combine several runs (e.g. -o runs.coz) for an estimate")
+                "Repeat the run with the same -o: runs of the same command "
+                "accumulate in it")
       ->group(causal);
   cmd->add_option("--experiment-time", o->experiment_time,
                   "Initial length of an experiment; grows while progress "

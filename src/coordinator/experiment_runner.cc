@@ -53,19 +53,35 @@ ExperimentRunner::ExperimentRunner(const CoordinatorConfig& config,
       rng_(config.seed != 0 ? config.seed : runtime::monotonic_ns()),
       length_ns_(config.experiment_ns) {}
 
-bool ExperimentRunner::choose_line(uint32_t* line) {
+bool ExperimentRunner::choose_selection(uint32_t* id) {
+  bool by_function = config_.function_granularity;
   if (!fixed_lines_.empty()) {
-    *line = fixed_lines_[rng_() % fixed_lines_.size()];
-    return true;
+    // With --granularity function, --fixed-line names a line of the function.
+    uint32_t line = fixed_lines_[rng_() % fixed_lines_.size()];
+    if (!by_function) {
+      *id = line;
+      return true;
+    }
+    for (uint32_t f = 0; f < catalog_.function_count(); ++f)
+      if (catalog_.function(f).name == catalog_.line(line).function) {
+        *id = f;
+        return true;
+      }
+    return false;
   }
+  // In proportion to samples: random choice avoids bias towards any line.
+  size_t n = by_function ? catalog_.function_count() : catalog_.size();
+  auto samples = [&](uint32_t i) {
+    return by_function ? catalog_.function_samples(i) : catalog_.line_samples(i);
+  };
   uint64_t total = 0;
-  for (uint32_t i = 0; i < catalog_.size(); ++i) total += catalog_.samples(i);
+  for (uint32_t i = 0; i < n; ++i) total += samples(i);
   if (total == 0) return false;
   uint64_t pick = rng_() % total;
-  for (uint32_t i = 0; i < catalog_.size(); ++i) {
-    uint64_t s = catalog_.samples(i);
+  for (uint32_t i = 0; i < n; ++i) {
+    uint64_t s = samples(i);
     if (pick < s) {
-      *line = i;
+      *id = i;
       return true;
     }
     pick -= s;
@@ -94,12 +110,15 @@ bool ExperimentRunner::sleep_unless_stopped(uint64_t ns, const bool* stop) {
   return false;
 }
 
-void ExperimentRunner::record(uint32_t line, int speedup, uint64_t start,
+void ExperimentRunner::record(uint32_t selection, int speedup, uint64_t start,
                               uint64_t end, uint64_t delay, uint64_t hits,
                               const PointSnapshot& before,
                               const PointSnapshot& after, bool end_to_end) {
-  const LineInfo& info = catalog_.line(line);
-  const std::string& function = catalog_.function(info.function);
+  bool by_function = config_.function_granularity;
+  const LineInfo& info = catalog_.line(
+      by_function ? catalog_.function(selection).first_line : selection);
+  const std::string& function =
+      by_function ? catalog_.function(selection).name : info.function;
   std::string points;
   uint32_t npoints = 0;
   auto add_point = [&](const std::string& name, const raw::ExperimentPoint& p) {
@@ -171,18 +190,16 @@ void ExperimentRunner::adapt_length(const PointSnapshot& before,
 
 std::string ExperimentRunner::run_end_to_end(const bool* stop) {
   // Let samples accumulate so the line is chosen by its real weight.
-  uint32_t line = 0;
-  while (!choose_line(&line))
+  uint32_t sel = 0;
+  while (!choose_selection(&sel))
     if (!sleep_unless_stopped(20000000, stop)) return "";
   int speedup = config_.fixed_speedup >= 0 ? config_.fixed_speedup
                                            : (int(rng_() % 100) < kZeroSpeedupPercent
                                                   ? 0
                                                   : 5 * int(1 + rng_() % 20));
-  const LineInfo& info = catalog_.line(line);
-  int32_t sel = config_.function_granularity ? int32_t(info.function) : int32_t(line);
   PointSnapshot before = snapshot_points();
   uint64_t start = runtime::monotonic_ns(), g0 = engine_.global();
-  runtime::set_selection(sel, config_.function_granularity
+  runtime::set_selection(int32_t(sel), config_.function_granularity
                                   ? runtime::Granularity::kFunction
                                   : runtime::Granularity::kLine);
   engine_.start_experiment(config_.period_ns * uint64_t(speedup) / 100);
@@ -191,7 +208,7 @@ std::string ExperimentRunner::run_end_to_end(const bool* stop) {
   runtime::clear_selection();
   uint64_t hits = engine_.hits();
   engine_.end_experiment();
-  record(line, speedup, start, runtime::monotonic_ns(), engine_.global() - g0,
+  record(sel, speedup, start, runtime::monotonic_ns(), engine_.global() - g0,
          hits, before, snapshot_points(), /*end_to_end=*/true);
   return "";
 }
@@ -211,17 +228,15 @@ std::string ExperimentRunner::run(const bool* stop) {
   while (snapshot_points().empty())
     if (!sleep_unless_stopped(20000000, stop)) return "";
   while (!__atomic_load_n(stop, __ATOMIC_ACQUIRE)) {
-    uint32_t line = 0;
-    if (!choose_line(&line)) {
+    uint32_t sel = 0;
+    if (!choose_selection(&sel)) {
       if (!sleep_unless_stopped(20000000, stop)) break;
       continue;
     }
     int speedup = choose_speedup();
-    const LineInfo& info = catalog_.line(line);
-    int32_t sel = config_.function_granularity ? int32_t(info.function) : int32_t(line);
     PointSnapshot before = snapshot_points();
     uint64_t start = runtime::monotonic_ns(), g0 = engine_.global();
-    runtime::set_selection(sel, config_.function_granularity
+    runtime::set_selection(int32_t(sel), config_.function_granularity
                                     ? runtime::Granularity::kFunction
                                     : runtime::Granularity::kLine);
     engine_.start_experiment(config_.period_ns * uint64_t(speedup) / 100);
@@ -232,7 +247,7 @@ std::string ExperimentRunner::run(const bool* stop) {
     uint64_t end = runtime::monotonic_ns(), g1 = engine_.global();
     PointSnapshot after = snapshot_points();
     if (!completed) break;  // cut short by exit: not a valid measurement
-    record(line, speedup, start, end, g1 - g0, hits, before, after, false);
+    record(sel, speedup, start, end, g1 - g0, hits, before, after, false);
     adapt_length(before, after);
     if (!sleep_unless_stopped(config_.cooloff_ns, stop)) break;
   }

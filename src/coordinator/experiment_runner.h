@@ -40,11 +40,13 @@ class ExperimentRunner {
   static constexpr uint64_t kTargetVisits = 5;
   static constexpr int kZeroSpeedupPercent = 30;
 
-  bool choose_line(uint32_t* line);
+  // Picks what to speed up: a line id, or a function id with
+  // --granularity function; false while nothing has been sampled.
+  bool choose_selection(uint32_t* id);
   int choose_speedup();
   // Sleeps up to ns in short slices; false if asked to stop meanwhile.
   bool sleep_unless_stopped(uint64_t ns, const bool* stop);
-  void record(uint32_t line, int speedup, uint64_t start, uint64_t end,
+  void record(uint32_t selection, int speedup, uint64_t start, uint64_t end,
               uint64_t delay, uint64_t hits, const PointSnapshot& before,
               const PointSnapshot& after, bool end_to_end);
   void adapt_length(const PointSnapshot& before, const PointSnapshot& after);

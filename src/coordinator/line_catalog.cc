@@ -29,7 +29,7 @@ std::string self_executable() {
 
 struct PendingRange {
   uint64_t lo, hi;
-  uint32_t line;
+  uint32_t line, function;
 };
 
 }  // namespace
@@ -44,9 +44,9 @@ std::unique_ptr<LineCatalog> LineCatalog::build(
   std::map<std::string, uint32_t> function_ids;
   std::vector<PendingRange> pending;
 
-  auto function_id = [&](const std::string& name) {
+  auto function_id = [&](const std::string& name, uint32_t line) {
     auto [it, added] = function_ids.try_emplace(name, uint32_t(cat->functions_.size()));
-    if (added) cat->functions_.push_back(name);
+    if (added) cat->functions_.push_back(FunctionInfo{name, line});
     return it->second;
   };
 
@@ -100,13 +100,16 @@ std::unique_ptr<LineCatalog> LineCatalog::build(
       }
       std::string chosen_file = chosen->line > 0 ? chosen->file : std::string(file);
       int chosen_line = chosen->line > 0 ? chosen->line : line;
-      std::string fn = chosen->function;
-      if (fn.empty() && !chain.empty()) fn = chain.back().function;
+      std::string written_in = chosen->function;
+      // The concrete function is the outermost frame of the inline chain.
+      std::string concrete = chain.empty() ? written_in : chain.back().function;
+      if (written_in.empty()) written_in = concrete;
       auto key = std::make_pair(chosen_file, chosen_line);
       auto [it, added] = line_ids.try_emplace(key, uint32_t(cat->lines_.size()));
       if (added)
-        cat->lines_.push_back(LineInfo{chosen_file, chosen_line, function_id(fn)});
-      pending.push_back(PendingRange{lo + bias, hi + bias, it->second});
+        cat->lines_.push_back(LineInfo{chosen_file, chosen_line, written_in});
+      pending.push_back(PendingRange{lo + bias, hi + bias, it->second,
+                                     function_id(concrete, it->second)});
     });
   }
 
@@ -119,20 +122,20 @@ std::unique_ptr<LineCatalog> LineCatalog::build(
       auto& last = cat->ranges_.back();
       if (lo < last.hi) lo = last.hi;
       if (lo >= r.hi) continue;
-      if (last.hi == lo && last.line == r.line) {
+      if (last.hi == lo && last.line == r.line && last.function == r.function) {
         last.hi = r.hi;
         continue;
       }
     }
-    cat->ranges_.push_back(runtime::AddressRange{lo, r.hi, r.line});
+    cat->ranges_.push_back(runtime::AddressRange{lo, r.hi, r.line, r.function});
   }
-  cat->line_function_.resize(cat->lines_.size());
-  for (size_t i = 0; i < cat->lines_.size(); ++i)
-    cat->line_function_[i] = cat->lines_[i].function;
-  cat->samples_.reset(new uint64_t[std::max<size_t>(1, cat->lines_.size())]());
-  cat->table_ = runtime::AddressTable{cat->ranges_.data(), cat->ranges_.size(),
-                                      cat->line_function_.data(),
-                                      cat->samples_.get(), cat->lines_.size()};
+  cat->line_samples_.reset(new uint64_t[std::max<size_t>(1, cat->lines_.size())]());
+  cat->function_samples_.reset(
+      new uint64_t[std::max<size_t>(1, cat->functions_.size())]());
+  cat->table_ = runtime::AddressTable{
+      cat->ranges_.data(),          cat->ranges_.size(),
+      cat->line_samples_.get(),     cat->lines_.size(),
+      cat->function_samples_.get(), cat->functions_.size()};
   return cat;
 }
 

@@ -22,7 +22,13 @@ namespace andweorc::coordinator {
 struct LineInfo {
   std::string file;
   int line = 0;
-  uint32_t function = 0;  // index into functions()
+  std::string function;  // the function the line is written in
+};
+
+// A concrete function: its own code and all code inlined into it.
+struct FunctionInfo {
+  std::string name;
+  uint32_t first_line = 0;  // a line id inside it, for reports
 };
 
 class LineCatalog {
@@ -35,11 +41,14 @@ class LineCatalog {
   const runtime::AddressTable* table() const { return &table_; }
   size_t size() const { return lines_.size(); }
   const LineInfo& line(uint32_t id) const { return lines_[id]; }
-  const std::string& function(uint32_t id) const { return functions_[id]; }
+  const FunctionInfo& function(uint32_t id) const { return functions_[id]; }
   size_t function_count() const { return functions_.size(); }
-  // Samples attributed to line `id` so far (the handler counts them).
-  uint64_t samples(uint32_t id) const {
-    return __atomic_load_n(&samples_[id], __ATOMIC_RELAXED);
+  // Samples attributed so far (the handler counts them).
+  uint64_t line_samples(uint32_t id) const {
+    return __atomic_load_n(&line_samples_[id], __ATOMIC_RELAXED);
+  }
+  uint64_t function_samples(uint32_t id) const {
+    return __atomic_load_n(&function_samples_[id], __ATOMIC_RELAXED);
   }
   // Lines whose file ends with `file` (at a path component) and number is
   // `line`.
@@ -47,11 +56,11 @@ class LineCatalog {
 
  private:
   std::vector<LineInfo> lines_;
-  std::vector<std::string> functions_;
+  std::vector<FunctionInfo> functions_;
   // Storage behind table_; never freed while the process runs.
   std::vector<runtime::AddressRange> ranges_;
-  std::vector<uint32_t> line_function_;
-  std::unique_ptr<uint64_t[]> samples_;
+  std::unique_ptr<uint64_t[]> line_samples_;
+  std::unique_ptr<uint64_t[]> function_samples_;
   runtime::AddressTable table_;
 };
 

@@ -29,7 +29,7 @@ ANDWEORC_SIGNAL_SAFE int32_t table_lookup(const AddressTable& t,
       hi = mid;
   }
   if (lo < t.range_count && t.ranges[lo].lo <= addr && addr < t.ranges[lo].hi)
-    return int32_t(t.ranges[lo].line);
+    return int32_t(lo);
   return -1;
 }
 
@@ -37,20 +37,21 @@ ANDWEORC_SIGNAL_SAFE int32_t attribute_frames(const AddressTable& t,
                                               const uint64_t* frames, int n) {
   for (int i = 0; i < n; ++i) {
     uint64_t addr = i == 0 ? frames[i] : frames[i] - 1;
-    int32_t line = table_lookup(t, addr);
-    if (line >= 0) return line;
+    int32_t range = table_lookup(t, addr);
+    if (range >= 0) return range;
   }
   return -1;
 }
 
 ANDWEORC_SIGNAL_SAFE bool selection_matches(const AddressTable& t,
-                                            int32_t line) {
+                                            int32_t range) {
   int32_t sel = __atomic_load_n(&g_selected, __ATOMIC_ACQUIRE);
-  if (sel < 0 || line < 0 || size_t(line) >= t.line_count) return false;
+  if (sel < 0 || range < 0 || size_t(range) >= t.range_count) return false;
+  const AddressRange& r = t.ranges[range];
   if (__atomic_load_n(&g_granularity, __ATOMIC_RELAXED) ==
       int(Granularity::kFunction))
-    return int32_t(t.line_function[line]) == sel;
-  return line == sel;
+    return int32_t(r.function) == sel;
+  return int32_t(r.line) == sel;
 }
 
 void set_selection(int32_t id, Granularity g) {

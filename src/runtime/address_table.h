@@ -19,15 +19,17 @@ namespace andweorc::runtime {
 struct AddressRange {
   uint64_t lo;  // inclusive
   uint64_t hi;  // exclusive
-  uint32_t line;
+  uint32_t line;      // the line a sample here is attributed to
+  uint32_t function;  // the concrete function whose code this is
 };
 
 struct AddressTable {
   const AddressRange* ranges = nullptr;  // sorted by lo, non-overlapping
   size_t range_count = 0;
-  const uint32_t* line_function = nullptr;  // line id -> function id
-  uint64_t* line_samples = nullptr;  // line id -> samples (atomic adds)
+  uint64_t* line_samples = nullptr;      // line id -> samples (atomic adds)
   size_t line_count = 0;
+  uint64_t* function_samples = nullptr;  // function id -> samples
+  size_t function_count = 0;
 };
 
 // The published table, or nullptr before the coordinator built one.
@@ -35,12 +37,12 @@ ANDWEORC_SIGNAL_SAFE const AddressTable* address_table();
 // Publishes `t` (which must stay valid for the life of the process).
 void publish_address_table(const AddressTable* t);
 
-// Line id for an address, or -1.
+// Index of the range holding an address, or -1.
 ANDWEORC_SIGNAL_SAFE int32_t table_lookup(const AddressTable& t, uint64_t addr);
 
-// The line a sample is attributed to: the first frame, leaf first, that maps
-// to an in-scope line (return addresses are looked up at address - 1, inside
-// the call instruction). -1 when none does.
+// The range a sample is attributed to: that of the first frame, leaf first,
+// in in-scope code (return addresses are looked up at address - 1, inside
+// the call instruction). -1 when there is none.
 ANDWEORC_SIGNAL_SAFE int32_t attribute_frames(const AddressTable& t,
                                               const uint64_t* frames, int n);
 
@@ -51,7 +53,7 @@ struct Selection {
   int granularity = int(Granularity::kLine);
 };
 ANDWEORC_SIGNAL_SAFE bool selection_matches(const AddressTable& t,
-                                            int32_t line);
+                                            int32_t range);
 void set_selection(int32_t id, Granularity g);
 void clear_selection();
 

@@ -5,6 +5,8 @@
 #include <signal.h>
 #include <time.h>
 
+#include "runtime/address_table.h"
+#include "runtime/contention.h"
 #include "runtime/progress_points.h"
 #include "runtime/raw_writer.h"
 #include "runtime/real_functions.h"
@@ -25,6 +27,8 @@ void* collector_main(void*) {
   while (!__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) {
     timespec ts{0, kPeriodNs};
     nanosleep(&ts, nullptr);
+    // Only experiments use the CPU shares (the table exists only then).
+    if (address_table() != nullptr) update_contention();
     io_lock().lock();
     raw_drain_all_rings();
     if (++pass % kPassesPerSnapshot == 0) points_write_snapshot();

@@ -51,7 +51,7 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::on_samples(DelayAccount& a,
   sync_epoch(a);
   if (hits != 0 && __atomic_load_n(&active_, __ATOMIC_ACQUIRE)) {
     __atomic_add_fetch(&hits_, hits, __ATOMIC_RELAXED);
-    uint64_t add = delay_per_hit() * hits;
+    uint64_t add = delay_per_hit() * hits * a.scale / 1024;
     if (add != 0) {
       __atomic_add_fetch(&global_, add, __ATOMIC_ACQ_REL);
       add_local(a, add);  // the sped-up thread itself is not delayed
@@ -78,7 +78,11 @@ ANDWEORC_SIGNAL_SAFE uint64_t DelayEngine::catch_up(DelayAccount& a) {
 
 ANDWEORC_SIGNAL_SAFE void DelayEngine::pre_block(DelayAccount& a) {
   sync_epoch(a);
-  a.blocked_global = global();
+  uint64_t g = global();
+  a.blocked_global = g;
+  uint64_t local = a.local;
+  a.debt_at_block = g > local ? g - local : 0;
+  if (a.debt_at_block != 0) a.blocked_at_ns = clock_();
 }
 
 ANDWEORC_SIGNAL_SAFE void DelayEngine::post_block(DelayAccount& a,
@@ -87,8 +91,15 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::post_block(DelayAccount& a,
   if (woken_by_thread) {
     uint64_t g = global();
     // Delays inserted while we were blocked were paid by our waker.
-    if (g > a.blocked_global) add_local(a, g - a.blocked_global);
+    uint64_t credit = g > a.blocked_global ? g - a.blocked_global : 0;
+    if (a.debt_at_block != 0) {
+      uint64_t waited = clock_() - a.blocked_at_ns;
+      credit += waited < a.debt_at_block ? waited : a.debt_at_block;
+      a.debt_at_block = 0;
+    }
+    if (credit != 0) add_local(a, credit);
   } else {
+    a.debt_at_block = 0;
     catch_up(a);
   }
 }

@@ -12,7 +12,11 @@
 // Inheritance rules (the correctness core):
 //  - pre_block / post_block(woken_by_thread = true): a thread woken by
 //    another thread is credited with the delays inserted while it was
-//    blocked, since its waker paid them before waking it.
+//    blocked, since its waker paid them before waking it. A debt it carried
+//    into the wait is absorbed by the wait, up to the time it spent blocked:
+//    had it paid first, it would have waited that much less (Coz leaves the
+//    debt to be paid later, often while holding the very lock it waited for,
+//    which is why it under-estimates lock-bound code).
 //  - post_block(false): woken by a timeout or the outside world (I/O), the
 //    thread pays what it missed.
 //  - catch_up before waking another thread (unlock, signal, post, write).
@@ -45,6 +49,12 @@ struct DelayAccount {
   uint32_t epoch = 0;           // experiment this account is synced to
   uint32_t in_delay = 0;        // a catch_up is sleeping right now
   uint64_t paid = 0;            // total sleep in this thread, for reports
+  uint64_t debt_at_block = 0;   // what it owed when it blocked
+  uint64_t blocked_at_ns = 0;   // when, if it owed anything
+  // Delay per hit is scaled by this / 1024: 1024 / (the thread's recent CPU
+  // share). A preempted thread spends longer in a line than its CPU samples
+  // say; a real speed-up would save that wall time. Set by the collector.
+  uint32_t scale = 1024;
 };
 
 // Sleeps about `ns`; returns how long it really slept (measured).
@@ -63,8 +73,9 @@ ANDWEORC_SIGNAL_SAFE uint64_t real_spin(void* ctx, uint64_t ns);
 
 class DelayEngine {
  public:
-  explicit DelayEngine(Sleeper sleeper = Sleeper{real_sleep, nullptr})
-      : sleeper_(sleeper) {}
+  explicit DelayEngine(Sleeper sleeper = Sleeper{real_sleep, nullptr},
+                       uint64_t (*clock)() = monotonic_ns)
+      : sleeper_(sleeper), clock_(clock) {}
 
   // Chosen once at start-up, before any thread uses the engine.
   void set_sleeper(Sleeper sleeper) { sleeper_ = sleeper; }
@@ -102,6 +113,7 @@ class DelayEngine {
   ANDWEORC_SIGNAL_SAFE void sync_epoch(DelayAccount& a);
 
   Sleeper sleeper_;
+  uint64_t (*clock_)();
   uint64_t global_ = 0;         // atomic; monotone
   uint64_t delay_per_hit_ = 0;  // atomic; 0 outside experiments
   uint64_t hits_ = 0;           // atomic

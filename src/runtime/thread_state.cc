@@ -79,6 +79,7 @@ ThreadState* register_current_thread() {
     s->ring.init(s->ring_memory, kRingBytes);
   if (s->counters == nullptr)
     __atomic_store_n(&s->counters, counters_allocate(), __ATOMIC_RELEASE);
+  s->delay = DelayAccount{};
   t_state = s;
   __atomic_add_fetch(&g_registered, 1, __ATOMIC_RELAXED);
 

@@ -8,14 +8,16 @@ namespace {
 
 class AddressTableTest : public ::testing::Test {
  protected:
-  AddressRange ranges[3] = {{0x1000, 0x1010, 0}, {0x1010, 0x1020, 1},
-                            {0x2000, 0x2100, 2}};
-  uint32_t functions[3] = {7, 7, 9};
-  uint64_t samples[3] = {};
-  AddressTable t{ranges, 3, functions, samples, 3};
+  // lines 0, 1 in function 7; line 2 in function 9
+  AddressRange ranges[3] = {{0x1000, 0x1010, 0, 7}, {0x1010, 0x1020, 1, 7},
+                            {0x2000, 0x2100, 2, 9}};
+  uint64_t line_samples[3] = {};
+  uint64_t function_samples[10] = {};
+  AddressTable t{ranges, 3, line_samples, 3, function_samples, 10};
   void TearDown() override { clear_selection(); }
 };
 
+// Ranges are returned by index; here index i holds line i.
 TEST_F(AddressTableTest, LookupFindsTheRangeOrNothing) {
   EXPECT_EQ(table_lookup(t, 0x1000), 0);
   EXPECT_EQ(table_lookup(t, 0x100f), 0);

@@ -23,10 +23,13 @@ struct FakeSleeper {
 
 constexpr uint64_t kPeriod = 1000000;  // 1 ms sample period
 
+uint64_t g_fake_now = 0;  // the injected clock: time passes only when told
+uint64_t fake_clock() { return g_fake_now; }
+
 class DelayEngineTest : public ::testing::Test {
  protected:
   FakeSleeper fake;
-  DelayEngine engine{fake.sleeper()};
+  DelayEngine engine{fake.sleeper(), fake_clock};
   DelayAccount a, b, c;  // three threads
   void start(int speedup_pct) {
     engine.start_experiment(kPeriod * uint64_t(speedup_pct) / 100);
@@ -91,7 +94,7 @@ TEST_F(DelayEngineTest, WokenByTimeoutPaysWhatItMissed) {
   EXPECT_EQ(fake.asked[0], 2 * kPeriod);
 }
 
-TEST_F(DelayEngineTest, DelaysBeforeBlockingAreStillOwed) {
+TEST_F(DelayEngineTest, DebtBeforeAnInstantWaitIsStillOwed) {
   start(100);
   engine.on_samples(b, 0);
   engine.on_samples(a, 1);  // b owes 1 ms before it blocks
@@ -156,6 +159,55 @@ TEST_F(DelayEngineTest, TinyDebtsAreBatched) {
   engine.on_samples(b, 0);
   ASSERT_EQ(fake.asked.size(), 1u);
   EXPECT_EQ(fake.asked[0], 2300u);
+}
+
+}  // namespace
+}  // namespace andweorc::runtime
+
+namespace andweorc::runtime {
+namespace {
+
+TEST(DelayEngineAbsorb, DebtCarriedIntoAWaitIsAbsorbedByTheWait) {
+  FakeSleeper fake;
+  DelayEngine engine(fake.sleeper(), fake_clock);
+  DelayAccount holder, waiter;
+  engine.start_experiment(kPeriod);  // 100%
+  engine.on_samples(waiter, 0);
+  engine.on_samples(holder, 3);  // waiter owes 3 ms...
+  g_fake_now = 1000;
+  engine.pre_block(waiter);      // ...and blocks on the holder's lock
+  g_fake_now += 5 * kPeriod;     // for 5 ms: longer than the debt
+  engine.catch_up(holder);
+  engine.post_block(waiter, true);
+  engine.catch_up(waiter);
+  EXPECT_TRUE(fake.asked.empty());  // the wait absorbed the debt
+}
+
+TEST(DelayEngineAbsorb, AShortWaitAbsorbsOnlyItsLength) {
+  FakeSleeper fake;
+  DelayEngine engine(fake.sleeper(), fake_clock);
+  DelayAccount holder, waiter;
+  engine.start_experiment(kPeriod);
+  engine.on_samples(waiter, 0);
+  engine.on_samples(holder, 3);
+  g_fake_now = 1000;
+  engine.pre_block(waiter);
+  g_fake_now += kPeriod;  // blocked 1 ms of the 3 owed
+  engine.post_block(waiter, true);
+  engine.catch_up(waiter);
+  ASSERT_EQ(fake.asked.size(), 1u);
+  EXPECT_EQ(fake.asked[0], 2 * kPeriod);
+}
+
+TEST(DelayEngineAbsorb, PreemptedThreadsHitsCountTheirWallTime) {
+  FakeSleeper fake;
+  DelayEngine engine(fake.sleeper(), fake_clock);
+  DelayAccount hitter, other;
+  hitter.scale = 2048;  // it got half a CPU recently
+  engine.start_experiment(kPeriod / 2);  // 50%
+  engine.on_samples(other, 0);
+  engine.on_samples(hitter, 2);
+  EXPECT_EQ(engine.global(), 2 * kPeriod);  // 2 hits x 0.5 ms x 2
 }
 
 }  // namespace
