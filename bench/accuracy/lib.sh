@@ -13,9 +13,12 @@ acc_workloads() {
   for f in "$ACC_SRC"/*.cc; do basename "$f" .cc; done
 }
 
-# "name line" per region of workload $1, in source order.
+# "name line" per region of workload $1, in source order; with REGIONS set
+# ("fast lock/outside"), only the regions named there (region or w/region).
 acc_regions() {
-  grep -n 'REGION:' "$ACC_SRC/$1.cc" | sed -E 's/^([0-9]+):.*REGION:([a-z0-9_]+).*/\2 \1/'
+  grep -n 'REGION:' "$ACC_SRC/$1.cc" | sed -E 's/^([0-9]+):.*REGION:([a-z0-9_]+).*/\2 \1/' |
+    awk -v w="$1" -v sel="${REGIONS:-}" 'BEGIN {n = split(sel, a, " "); for (i = 1; i <= n; i++) want[a[i]] = 1}
+      n == 0 || ($1 in want) || ((w "/" $1) in want)'
 }
 
 # The declared bottleneck of workload $1.

@@ -22,6 +22,7 @@
 #
 # Environment:
 #   WORKLOADS="serial lock"   subset (default: every workloads/*.cc)
+#   REGIONS="fast lock/outside"  only these regions (name or workload/name)
 #   SPEEDUPS="0.2 0.4"        line speed-ups
 #   REAL=off                  skip the real runs (predictions only)
 #   PREDICT=auto|off          auto: predict when the CLI supports it

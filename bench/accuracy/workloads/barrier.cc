@@ -1,10 +1,12 @@
 // barrier: two threads run phases of unequal work and meet at a C++20
 // std::barrier each phase; the barrier's completion step merges (serial, on
 // whichever thread arrives last). A std::latch starts both threads together.
-// Work per phase (iterations): heavy 100k (thread 1) || light 50k (thread 2),
-// then combine 20k. Time per phase = max(heavy, light) + combine = 120k.
-// One unit = one phase. True effects of speeding by s (s < 0.5):
-//   heavy: 100k s / 120k = 0.83 s   light: 0   combine: 20k s / 120k = 0.17 s
+// Work per phase (iterations): heavy 200k (thread 1) || light 80k (thread 2),
+// then combine 40k. Time per phase = max(heavy, light) + combine = 240k.
+// One unit = one phase. True effects of speeding by s (s <= 0.4):
+//   heavy: 200k s / 240k = 0.83 s   light: 0   combine: 40k s / 240k = 0.17 s
+// light is well below heavy (also at s = 0.4) because the waiter's wake-up
+// latency adds to its path: closer, and light's path would become critical.
 // libstdc++ implements std::barrier and std::latch on futexes directly, so a
 // profiler that interposes pthread calls does not see these waits.
 // BOTTLENECK:heavy
@@ -49,10 +51,10 @@ struct OnPhaseDone {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const uint64_t units = accuracy::units_arg(argc, argv, 3500);
-  const uint64_t n_heavy = accuracy::iterations(100000, "HEAVY");
-  const uint64_t n_light = accuracy::iterations(50000, "LIGHT");
-  g_n_combine = accuracy::iterations(20000, "COMBINE");
+  const uint64_t units = accuracy::units_arg(argc, argv, 1800);
+  const uint64_t n_heavy = accuracy::iterations(200000, "HEAVY");
+  const uint64_t n_light = accuracy::iterations(80000, "LIGHT");
+  g_n_combine = accuracy::iterations(40000, "COMBINE");
   std::barrier<OnPhaseDone> phase_end(2);
   std::latch go(3);
   accuracy::Stopwatch sw;

@@ -1,10 +1,11 @@
 // joined: per unit, two worker threads run in parallel and the main thread
 // joins them (mutex + condition variable), then merges serially.
-// Work per unit (iterations): slow 200k (worker 1) || fast 100k (worker 2),
-// then merge 50k (main). Time per unit = max(slow, fast) + merge = 250k.
-// True effects of speeding by s (s <= 0.5 keeps slow the longer one):
-//   slow:  200k*s / 250k = 0.8 s      fast: 0 (it only waits longer)
-//   merge:  50k*s / 250k = 0.2 s
+// Work per unit (iterations): slow 400k (worker 1) || fast 160k (worker 2),
+// then merge 100k (main). Time per unit = max(slow, fast) + merge = 500k.
+// True effects of speeding by s (s <= 0.4 keeps slow well the longer one,
+// wake-up latencies included):
+//   slow:  400k*s / 500k = 0.8 s      fast: 0 (it only waits longer)
+//   merge: 100k*s / 500k = 0.2 s
 // BOTTLENECK:slow
 #include <andweorc/andweorc.h>
 
@@ -62,10 +63,10 @@ void worker(Round& r, int id, uint64_t (*fn)(uint64_t, uint64_t), uint64_t n) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const uint64_t units = accuracy::units_arg(argc, argv, 1400);
-  const uint64_t n_slow = accuracy::iterations(200000, "SLOW");
-  const uint64_t n_fast = accuracy::iterations(100000, "FAST");
-  const uint64_t n_merge = accuracy::iterations(50000, "MERGE");
+  const uint64_t units = accuracy::units_arg(argc, argv, 700);
+  const uint64_t n_slow = accuracy::iterations(400000, "SLOW");
+  const uint64_t n_fast = accuracy::iterations(160000, "FAST");
+  const uint64_t n_merge = accuracy::iterations(100000, "MERGE");
   Round r;
   accuracy::Stopwatch sw;
   std::thread t1(worker, std::ref(r), 0, slow, n_slow);

@@ -1,7 +1,7 @@
 // lock: two threads share one mutex; per unit a thread works outside the lock
-// (outside, 40k iterations), then inside it (critical, 100k). The lock is
+// (outside, 60k iterations), then inside it (critical, 200k). The lock is
 // saturated (critical > outside), so time per unit ~ critical.
-// True effects of speeding by s (s <= 0.6 keeps the lock saturated):
+// True effects of speeding by s (s <= 0.7 keeps the lock saturated):
 //   critical: ~s (minus hand-off latency, which does not shrink)
 //   outside:  0 (the other thread holds the lock meanwhile)
 // BOTTLENECK:critical
@@ -26,9 +26,9 @@ __attribute__((noinline)) static uint64_t critical(uint64_t x, uint64_t n) {
 }
 
 int main(int argc, char** argv) {
-  const uint64_t units = accuracy::units_arg(argc, argv, 3500);
-  const uint64_t n_out = accuracy::iterations(40000, "OUTSIDE");
-  const uint64_t n_crit = accuracy::iterations(100000, "CRITICAL");
+  const uint64_t units = accuracy::units_arg(argc, argv, 1800);
+  const uint64_t n_out = accuracy::iterations(60000, "OUTSIDE");
+  const uint64_t n_crit = accuracy::iterations(200000, "CRITICAL");
   std::mutex m;
   uint64_t shared = 1;
   std::atomic<uint64_t> next{0};  // units are claimed one at a time

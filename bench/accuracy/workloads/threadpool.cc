@@ -1,11 +1,11 @@
 // threadpool: a pool of two workers takes tasks from a shared queue (mutex +
 // condition variable); the main thread submits a batch of 16 tasks (8 of kind
 // A, 8 of kind B, interleaved), waits for the batch, then merges serially.
-// One unit = one batch. Work (iterations): task_a 40k, task_b 20k, merge 60k;
-// time per batch = (8*40k + 8*20k)/2 workers + 60k = 300k.
-// True effects of speeding by s (perfect balance assumed; measured below):
-//   task_a: 160k s / 300k = 0.53 s   task_b: 80k s / 300k = 0.27 s
-//   merge:   60k s / 300k = 0.2 s
+// One unit = one batch. Work (iterations): task_a 80k, task_b 40k, merge 120k;
+// time per batch = (8*80k + 8*40k)/2 workers + 120k = 600k.
+// True effects of speeding by s (perfect balance assumed; see README.md):
+//   task_a: 320k s / 600k = 0.53 s   task_b: 160k s / 600k = 0.27 s
+//   merge:  120k s / 600k = 0.2 s
 // BOTTLENECK:task_a
 #include <andweorc/andweorc.h>
 
@@ -101,10 +101,10 @@ class Pool {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const uint64_t units = accuracy::units_arg(argc, argv, 1200);
-  const uint64_t n_a = accuracy::iterations(40000, "TASK_A");
-  const uint64_t n_b = accuracy::iterations(20000, "TASK_B");
-  const uint64_t n_merge = accuracy::iterations(60000, "MERGE");
+  const uint64_t units = accuracy::units_arg(argc, argv, 600);
+  const uint64_t n_a = accuracy::iterations(80000, "TASK_A");
+  const uint64_t n_b = accuracy::iterations(40000, "TASK_B");
+  const uint64_t n_merge = accuracy::iterations(120000, "MERGE");
   uint64_t x = 1;
   accuracy::Stopwatch sw;
   {
