@@ -9,7 +9,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 base=(); prof=()
 for ((i = 0; i < rounds; i++)); do
   base+=("$("$work" "$threads")")
-  prof+=("$("$tool" run -q -o "$tmp/p.json" -- "$work" "$threads")")
+  prof+=("$("$tool" run -q --no-experiments -o "$tmp/p.json" -- "$work" "$threads")")
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 mb=$(median "${base[@]}"); mp=$(median "${prof[@]}")
