@@ -3,7 +3,8 @@
 # robust facts only, never timings. For each workload: a short run at scale 1
 # and one with its declared bottleneck at scale 0.5 both exit 0, print exactly
 # the result line, and count the units requested; its source declares 2-3
-# regions, each on its own line, and a bottleneck that is one of them.
+# regions, each on its own line that has code in the binary, and a
+# bottleneck that is one of them.
 # Usage: smoke_test.sh BIN_DIR SOURCE_DIR WORKLOAD...
 set -uo pipefail
 bin=$1; src=$2; shift 2
@@ -43,6 +44,14 @@ for name in "$@"; do
   bottleneck=$(grep -o 'BOTTLENECK:[a-z0-9_]*' "$file" | cut -d: -f2)
   if ! printf '%s\n' "$regions" | grep -qx "$bottleneck"; then
     bad "$name: BOTTLENECK '$bottleneck' is not one of its regions"; continue
+  fi
+  # Each REGION line has code in the binary's line table (catches a binary
+  # built from other sources than the ones the harness reads lines from).
+  if command -v objdump > /dev/null; then
+    lines=$(objdump --dwarf=decodedline "$bin/accuracy_$name" 2>/dev/null | awk -v f="$name.cc" '$1 == f {print $2}' | sort -u)
+    for ln in $(grep -n 'REGION:' "$file" | cut -d: -f1); do
+      grep -qx "$ln" <<<"$lines" || bad "$name: no code at $name.cc:$ln (REGION line) in the binary"
+    done
   fi
   units=$(units_for "$name")
   check_run "$name" "$units" "scale 1"

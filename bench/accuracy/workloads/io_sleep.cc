@@ -2,10 +2,11 @@
 // prepares a request (CPU), writes it to a pipe, blocks in read() until a
 // "device" thread answers after a fixed 400 us latency (nanosleep), then
 // checksums the reply (CPU).
-// Work per unit: prepare 120k iterations (~0.4 ms here), device ~0.45 ms
-// (sleep + timer slack + wake-up), checksum 60k (~0.2 ms).
+// Work per unit: prepare 120k iterations (~0.25 ms on an idle machine here),
+// device ~0.5 ms (sleep + timer slack + wake-ups), checksum 60k (~0.13 ms).
 // True effects of speeding by s: share of the unit's wall time * s, i.e.
-// about prepare 0.38 s, checksum 0.19 s; the blocked time cannot be sped up.
+// about prepare 0.29 s, checksum 0.15 s here (they grow on slower CPUs: the
+// blocked time is fixed and cannot be sped up).
 // BOTTLENECK:prepare
 #include <andweorc/andweorc.h>
 
