@@ -14,7 +14,8 @@
 #  predicted: `andweorc run --fixed-line FILE:LINE --fixed-speedup PCT` on the
 #             unmodified workload (PRED_WORK times its default work), then
 #             `andweorc report --format json`; the "analysis" entry of that
-#             line for point "unit" gives slope; predicted = slope * s.
+#             line for point "unit" gives the impact (slope); predicted =
+#             slope * s (json_analysis.awk reads analysis.points[].lines[]).
 # Prints workload, region, line speed-up, actual % (and +-: half the
 # interquartile range of the per-round values; best%: from the fastest runs,
 # a cross-check on busy machines), predicted %, |error| against actual
@@ -29,6 +30,8 @@
 #   WORK=1                    real runs do this many times the default work
 #   PRED_WORK=5               prediction runs do this many times the default work
 #   ANDWEORC_RUN_ARGS=...     extra options for `andweorc run`, e.g. --end-to-end
+#   PRED_RUNS=N               profiled runs per prediction, into the same -o
+#                             (default 1; 8 with --end-to-end, whose runs accumulate)
 #   FIXED_LINE_FILE=path|basename   how FILE is spelled in --fixed-line (default path)
 #   RESULTS=file.tsv          also write the table as tab-separated values
 #   QUIET=20                  before each real run, wait until the machine is
@@ -131,11 +134,17 @@ predict_one() {
   local file="$ACC_SRC/$w.cc"
   [[ ${FIXED_LINE_FILE:-path} == basename ]] && file="$w.cc"
   local pct; pct=$(awk -v s="$s" 'BEGIN {printf "%g", 100 * s}')
-  # shellcheck disable=SC2086
-  if ! acc_run "$tool" run -q -o "$tmp/pred.json" --fixed-line "$file:$line" \
-      --fixed-speedup "$pct" ${ANDWEORC_RUN_ARGS:-} -- "$bin/accuracy_$w" "$units" > /dev/null; then
-    echo "n/a"; return
-  fi
+  # --end-to-end runs one experiment per run; runs with the same -o accumulate.
+  local runs=${PRED_RUNS:-1} i
+  [[ " ${ANDWEORC_RUN_ARGS:-} " == *" --end-to-end "* ]] && runs=${PRED_RUNS:-8}
+  rm -f "$tmp/pred.json"
+  for ((i = 0; i < runs; i++)); do
+    # shellcheck disable=SC2086
+    if ! acc_run "$tool" run -q -o "$tmp/pred.json" --fixed-line "$file:$line" \
+        --fixed-speedup "$pct" ${ANDWEORC_RUN_ARGS:-} -- "$bin/accuracy_$w" "$units" > /dev/null; then
+      echo "n/a"; return
+    fi
+  done
   acc_analysis "$tool" "$tmp/pred.json" |
     awk -F'\t' -v f="/$w.cc" -v l="$line" -v s="$s" '
       $4 == "unit" && $2 == l && ("/" $1) ~ (f "$") && $5 != "-" && $5 != "null" {
