@@ -42,8 +42,10 @@ for name in "$@"; do
   if [[ $(grep -c 'REGION:' "$file") != "$nreg" ]]; then bad "$name: a line holds two REGION markers"; fi
   if [[ $(printf '%s\n' "$regions" | sort -u | grep -c .) != "$nreg" ]]; then bad "$name: duplicate region names"; fi
   bottleneck=$(grep -o 'BOTTLENECK:[a-z0-9_]*' "$file" | cut -d: -f2)
-  if ! printf '%s\n' "$regions" | grep -qx "$bottleneck"; then
-    bad "$name: BOTTLENECK '$bottleneck' is not one of its regions"; continue
+  if [[ $bottleneck == none ]]; then
+    bottleneck=$(printf '%s\n' "$regions" | head -1)  # scale any region
+  elif ! printf '%s\n' "$regions" | grep -qx "$bottleneck"; then
+    bad "$name: BOTTLENECK '$bottleneck' is not one of its regions (or none)"; continue
   fi
   # Each REGION line has code in the binary's line table (catches a binary
   # built from other sources than the ones the harness reads lines from).

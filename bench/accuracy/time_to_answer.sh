@@ -25,6 +25,10 @@ fails=0
 for w in $(acc_workloads); do
   [[ -x $bin/accuracy_$w ]] || { echo "error: $bin/accuracy_$w not built" >&2; exit 1; }
   bn=$(acc_bottleneck "$w")
+  if [[ $bn == none ]]; then
+    printf '%-13s %-10s %5s %10s  %s\n' "$w" none - - "no stable bottleneck (see its source): skipped"
+    continue
+  fi
   bl=$(acc_regions "$w" | awk -v r="$bn" '$1 == r {print $2}')
   thr=$(acc_field "$(acc_run "$bin/accuracy_$w")" throughput)
   answer=""; trail=""
