@@ -38,11 +38,12 @@ for w in $(acc_workloads); do
     # shellcheck disable=SC2086
     acc_run "$tool" run -q -o "$tmp/p.json" ${ANDWEORC_RUN_ARGS:-} -- "$bin/accuracy_$w" "$units" > /dev/null || exit 1
     secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}')
-    if ! "$tool" report "$tmp/p.json" --format json | grep -q '"analysis"'; then
+    "$tool" report "$tmp/p.json" --format json > "$tmp/report.json"
+    if ! grep -q '"analysis"' "$tmp/report.json"; then
       echo "error: the report has no \"analysis\" array: 'andweorc run' ran no causal experiments (no experiment support yet?)" >&2
       exit 1
     fi
-    top=$(acc_analysis "$tool" "$tmp/p.json" | awk -F'\t' '
+    top=$(awk -f "$ACC_DIR/json_analysis.awk" "$tmp/report.json" | awk -F'\t' '
       $4 == "unit" && ($11 == "1" || first == "") { if (first == "" || $11 == "1") first = $0; if ($11 == "1") exit }
       END { print first }')
     IFS=$'\t' read -r tfile tline _ _ tslope _ _ _ _ tsig _ <<<"$top" || true

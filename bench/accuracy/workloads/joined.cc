@@ -21,26 +21,17 @@
 using accuracy::kMul;
 
 __attribute__((noinline)) static uint64_t slow(uint64_t x, uint64_t n) {
-  for (uint64_t i = 0; i < n; ++i) {
-    x = (x ^ (x >> 29)) * kMul;
-    asm volatile("" : "+r"(x));
-  }  // REGION:slow
+  for (uint64_t i = 0; i < n; ++i) { x = (x ^ (x >> 29)) * kMul; asm volatile("" : "+r"(x)); }  // REGION:slow
   return x;
 }
 
 __attribute__((noinline)) static uint64_t fast(uint64_t x, uint64_t n) {
-  for (uint64_t i = 0; i < n; ++i) {
-    x = (x ^ (x >> 29)) * kMul;
-    asm volatile("" : "+r"(x));
-  }  // REGION:fast
+  for (uint64_t i = 0; i < n; ++i) { x = (x ^ (x >> 29)) * kMul; asm volatile("" : "+r"(x)); }  // REGION:fast
   return x;
 }
 
 __attribute__((noinline)) static uint64_t merge(uint64_t x, uint64_t n) {
-  for (uint64_t i = 0; i < n; ++i) {
-    x = (x ^ (x >> 29)) * kMul;
-    asm volatile("" : "+r"(x));
-  }  // REGION:merge
+  for (uint64_t i = 0; i < n; ++i) { x = (x ^ (x >> 29)) * kMul; asm volatile("" : "+r"(x)); }  // REGION:merge
   return x;
 }
 

@@ -21,18 +21,12 @@
 using accuracy::kMul;
 
 __attribute__((noinline)) static uint64_t update(uint64_t x, uint64_t n) {
-  for (uint64_t i = 0; i < n; ++i) {
-    x = (x ^ (x >> 29)) * kMul;
-    asm volatile("" : "+r"(x));
-  }  // REGION:update
+  for (uint64_t i = 0; i < n; ++i) { x = (x ^ (x >> 29)) * kMul; asm volatile("" : "+r"(x)); }  // REGION:update
   return x;
 }
 
 __attribute__((noinline)) static uint64_t local(uint64_t x, uint64_t n) {
-  for (uint64_t i = 0; i < n; ++i) {
-    x = (x ^ (x >> 29)) * kMul;
-    asm volatile("" : "+r"(x));
-  }  // REGION:local
+  for (uint64_t i = 0; i < n; ++i) { x = (x ^ (x >> 29)) * kMul; asm volatile("" : "+r"(x)); }  // REGION:local
   return x;
 }
 
