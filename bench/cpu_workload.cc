@@ -1,6 +1,8 @@
 // cpu_workload: a CPU-bound workload for the overhead benchmark. Runs a fixed
 // amount of work on N threads (argv[1], default 1) and prints work items per
 // second of wall time, measured inside the program so start-up is excluded.
+// Line layout matters here: samples are attributed to lines.
+// clang-format off
 #include <andweorc/andweorc.h>
 
 #include <chrono>
@@ -32,7 +34,9 @@ int main(int argc, char** argv) {
       g_sink = x;
     });
   for (auto& th : pool) th.join();
-  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   std::printf("%.1f\n", double(items) * threads / s);
   return 0;
 }

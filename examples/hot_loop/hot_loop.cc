@@ -4,6 +4,8 @@
 // step, about three quarters of the CPU time) and "checksummed" (the cheap
 // step). A progress point marks each finished item, so the causal profiler
 // has a throughput to measure.
+// Line layout matters here: samples are attributed to lines.
+// clang-format off
 #include <andweorc/andweorc.h>
 
 #include <cstdint>

@@ -41,7 +41,8 @@ typedef struct andweorc_site {
   int id;
 } andweorc_site_t;
 
-/* ---- Runtime ABI (exported by libandweorc.so; looked up, never linked) ---- */
+/* ---- Runtime ABI (exported by libandweorc.so; looked up, never linked) ----
+ */
 /* Returns the counter slot for (kind, name), or -1. Thread-safe, may lock. */
 int andweorc_register_point(int kind, const char* name);
 /* Returns the calling thread's counter array (ANDWEORC_MAX_COUNTERS slots). */
@@ -66,7 +67,8 @@ __attribute__((noinline, cold, unused)) static void andweorc_hit_slow_(
     if (dlsym) {
       /* RTLD_DEFAULT is ((void*)0) in glibc. */
       reg = (andweorc_register_fn_)dlsym((void*)0, "andweorc_register_point");
-      counters = (andweorc_counters_fn_)dlsym((void*)0, "andweorc_thread_counters");
+      counters =
+          (andweorc_counters_fn_)dlsym((void*)0, "andweorc_thread_counters");
     }
     __atomic_store_n(&looked_up, 1, __ATOMIC_RELEASE);
   }
@@ -103,10 +105,10 @@ __attribute__((always_inline, unused)) static inline void andweorc_hit_(
 #define ANDWEORC_CAT2_(a, b) a##b
 #define ANDWEORC_CAT_(a, b) ANDWEORC_CAT2_(a, b)
 
-#define ANDWEORC_POINT_(kind, name)                            \
-  do {                                                         \
+#define ANDWEORC_POINT_(kind, name)                              \
+  do {                                                           \
     static andweorc_site_t andweorc_site_ = {(name), (kind), 0}; \
-    andweorc_hit_(&andweorc_site_);                            \
+    andweorc_hit_(&andweorc_site_);                              \
   } while (0)
 
 /* One unit of work completed (throughput point). */
@@ -144,16 +146,16 @@ void andweorc_catch_up(void);
 uint64_t andweorc_handoff_token(void);
 void andweorc_handoff_adopt(uint64_t token);
 
-#define ANDWEORC_LOOKUP_(type, name, var)                       \
-  static type var;                                              \
-  static int var##_looked_up;                                   \
-  if (!__atomic_load_n(&var##_looked_up, __ATOMIC_ACQUIRE)) {   \
-    var = (type)(dlsym ? dlsym((void*)0, name) : 0);            \
-    __atomic_store_n(&var##_looked_up, 1, __ATOMIC_RELEASE);    \
+#define ANDWEORC_LOOKUP_(type, name, var)                     \
+  static type var;                                            \
+  static int var##_looked_up;                                 \
+  if (!__atomic_load_n(&var##_looked_up, __ATOMIC_ACQUIRE)) { \
+    var = (type)(dlsym ? dlsym((void*)0, name) : 0);          \
+    __atomic_store_n(&var##_looked_up, 1, __ATOMIC_RELEASE);  \
   }
 
-__attribute__((unused)) static inline void andweorc_call_void_(
-    int which, int arg) {
+__attribute__((unused)) static inline void andweorc_call_void_(int which,
+                                                               int arg) {
   typedef void (*void_fn)(void);
   typedef void (*int_fn)(int);
   if (which == 0) {

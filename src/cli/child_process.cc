@@ -25,7 +25,8 @@ void forward_signal(int sig, siginfo_t* info, void*) {
   if (g_child_pid > 0 && !from_terminal) kill(g_child_pid, sig);
 }
 
-std::vector<std::string> merged_environment(const std::vector<std::string>& env) {
+std::vector<std::string> merged_environment(
+    const std::vector<std::string>& env) {
   std::map<std::string, std::string> vars;
   std::vector<std::string> order;
   auto put = [&](const std::string& kv) {

@@ -13,7 +13,7 @@ namespace andweorc::cli {
 
 struct ChildResult {
   bool started = false;
-  std::string error;  // why it could not start (one line)
+  std::string error;    // why it could not start (one line)
   int exit_status = 0;  // when it exited
   int signal = 0;       // when a signal killed it
 };

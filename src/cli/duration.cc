@@ -7,7 +7,8 @@ namespace andweorc::cli {
 
 std::optional<uint64_t> parse_duration_ns(std::string_view text) {
   double value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  auto [end, ec] =
+      std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || value < 0) return std::nullopt;
   std::string_view unit(end, size_t(text.data() + text.size() - end));
   double scale;

@@ -7,17 +7,17 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <optional>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "cli/child_process.h"
 #include "cli/commands.h"
 #include "cli/duration.h"
 #include "cli/exit_codes.h"
-#include "cli/terminal.h"
 #include "cli/runtime_locator.h"
+#include "cli/terminal.h"
 #include "ingest/profile_builder.h"
 #include "ingest/raw_reader.h"
 #include "profile/profile_json.h"
@@ -110,9 +110,11 @@ std::vector<std::string> runtime_environment(const RunOptions& o,
     env.push_back("ANDWEORC_GRANULARITY=" + o.granularity);
     env.push_back("ANDWEORC_DELAY_MODE=" + o.delay_mode);
     if (o.seed != 0) env.push_back("ANDWEORC_SEED=" + std::to_string(o.seed));
-    if (!o.fixed_line.empty()) env.push_back("ANDWEORC_FIXED_LINE=" + o.fixed_line);
+    if (!o.fixed_line.empty())
+      env.push_back("ANDWEORC_FIXED_LINE=" + o.fixed_line);
     if (o.fixed_speedup >= 0)
-      env.push_back("ANDWEORC_FIXED_SPEEDUP=" + std::to_string(o.fixed_speedup));
+      env.push_back("ANDWEORC_FIXED_SPEEDUP=" +
+                    std::to_string(o.fixed_speedup));
     if (o.end_to_end) env.push_back("ANDWEORC_END_TO_END=1");
   }
   return env;
@@ -144,17 +146,20 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
     return kExitUsage;
   }
   std::optional<uint64_t> experiment_ns = parse_duration_ns(o.experiment_time);
-  if (!experiment_ns || *experiment_ns < 1000000 || *experiment_ns > 60000000000ull) {
-    std::cerr << "andweorc: --experiment-time must be between 1ms and 60s, got '"
-              << o.experiment_time << "'\n";
+  if (!experiment_ns || *experiment_ns < 1000000 ||
+      *experiment_ns > 60000000000ull) {
+    std::cerr
+        << "andweorc: --experiment-time must be between 1ms and 60s, got '"
+        << o.experiment_time << "'\n";
     return kExitUsage;
   }
   if (!o.fixed_line.empty()) {
     size_t colon = o.fixed_line.rfind(':');
     if (colon == std::string::npos || colon == 0 ||
         std::atoi(o.fixed_line.c_str() + colon + 1) <= 0) {
-      std::cerr << "andweorc: --fixed-line must be FILE:LINE, e.g. main.cc:42, got '"
-                << o.fixed_line << "'\n";
+      std::cerr
+          << "andweorc: --fixed-line must be FILE:LINE, e.g. main.cc:42, got '"
+          << o.fixed_line << "'\n";
       return kExitUsage;
     }
   }
@@ -169,7 +174,8 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
     return kExitUsage;
   }
   std::string error;
-  std::string data_dir = o.keep_raw.empty() ? make_data_dir(&error) : o.keep_raw;
+  std::string data_dir =
+      o.keep_raw.empty() ? make_data_dir(&error) : o.keep_raw;
   if (data_dir.empty()) {
     std::cerr << "andweorc: " << error << "\n";
     return kExitUsage;
@@ -206,7 +212,8 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   prof.run.sampler = "none";
   for (const auto& p : processes) {
     if (p.sampler == 1) prof.run.sampler = "perf";
-    if (p.sampler == 2 && prof.run.sampler == "none") prof.run.sampler = "timer";
+    if (p.sampler == 2 && prof.run.sampler == "none")
+      prof.run.sampler = "timer";
   }
   prof.settings.enabled = !o.no_experiments;
   prof.settings.fixed_line = o.fixed_line;
@@ -278,8 +285,9 @@ CommandRunner add_run_command(CLI::App& app,
   cmd->add_flag("--no-experiments", o->no_experiments,
                 "Only sample; run no causal experiments")
       ->group(causal);
-  cmd->add_option("--fixed-line", o->fixed_line,
-                  "Only speed up this line, FILE:LINE (FILE may be a path suffix)")
+  cmd->add_option(
+         "--fixed-line", o->fixed_line,
+         "Only speed up this line, FILE:LINE (FILE may be a path suffix)")
       ->group(causal);
   cmd->add_option("--fixed-speedup", o->fixed_speedup,
                   "Only use this speed-up, in percent (0% baselines still run)")

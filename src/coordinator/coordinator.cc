@@ -46,8 +46,9 @@ void* coordinator_main(void*) {
   auto* catalog = coordinator::LineCatalog::build(scope, &notes).release();
   for (const auto& n : notes) note(n);
   if (catalog->size() == 0) {
-    note("experiments: no in-scope source lines with code; nothing to speed "
-         "up (check --binary-scope/--source-scope and build with -g)");
+    note(
+        "experiments: no in-scope source lines with code; nothing to speed "
+        "up (check --binary-scope/--source-scope and build with -g)");
   } else if (!__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) {
     publish_address_table(catalog->table());
     coordinator::ExperimentRunner runner(*g_config, *catalog, delay_engine());
@@ -81,7 +82,8 @@ void coordinator_stop() {
   delay_engine().end_experiment();
   // Give the thread a moment to finish an end-to-end record; a catalog still
   // being built is simply abandoned.
-  for (int i = 0; i < 50 && __atomic_load_n(&g_running, __ATOMIC_ACQUIRE); ++i) {
+  for (int i = 0; i < 50 && __atomic_load_n(&g_running, __ATOMIC_ACQUIRE);
+       ++i) {
     timespec ts{0, 2000000};
     nanosleep(&ts, nullptr);
   }

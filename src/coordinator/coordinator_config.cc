@@ -37,7 +37,8 @@ CoordinatorConfig config_from_environment() {
   c.source_scope = lines(env("ANDWEORC_SOURCE_SCOPE"));
   c.fixed_line = env("ANDWEORC_FIXED_LINE");
   std::string speedup = env("ANDWEORC_FIXED_SPEEDUP");
-  if (!speedup.empty()) c.fixed_speedup = int(env_u64("ANDWEORC_FIXED_SPEEDUP", 0));
+  if (!speedup.empty())
+    c.fixed_speedup = int(env_u64("ANDWEORC_FIXED_SPEEDUP", 0));
   if (c.fixed_speedup > 100) c.fixed_speedup = 100;
   c.end_to_end = env("ANDWEORC_END_TO_END") == "1";
   c.experiment_ns = env_u64("ANDWEORC_EXPERIMENT_TIME_NS", c.experiment_ns);

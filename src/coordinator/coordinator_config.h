@@ -10,17 +10,18 @@
 namespace andweorc::coordinator {
 
 struct CoordinatorConfig {
-  bool experiments = false;           // ANDWEORC_EXPERIMENTS=1
-  std::vector<std::string> binary_scope;  // ANDWEORC_BINARY_SCOPE, '\n'-separated
+  bool experiments = false;  // ANDWEORC_EXPERIMENTS=1
+  std::vector<std::string>
+      binary_scope;  // ANDWEORC_BINARY_SCOPE, '\n'-separated
   std::vector<std::string> source_scope;  // ANDWEORC_SOURCE_SCOPE
-  std::string fixed_line;             // ANDWEORC_FIXED_LINE=FILE:LINE
-  int fixed_speedup = -1;             // ANDWEORC_FIXED_SPEEDUP=PCT
-  bool end_to_end = false;            // ANDWEORC_END_TO_END=1
-  uint64_t experiment_ns = 200000000; // ANDWEORC_EXPERIMENT_TIME_NS
-  uint64_t cooloff_ns = 10000000;     // ANDWEORC_COOLOFF_NS
-  uint64_t seed = 0;                  // ANDWEORC_SEED (0: from the clock)
-  bool function_granularity = false;  // ANDWEORC_GRANULARITY=function
-  uint64_t period_ns = 1000000;       // ANDWEORC_SAMPLE_PERIOD_NS
+  std::string fixed_line;                 // ANDWEORC_FIXED_LINE=FILE:LINE
+  int fixed_speedup = -1;                 // ANDWEORC_FIXED_SPEEDUP=PCT
+  bool end_to_end = false;                // ANDWEORC_END_TO_END=1
+  uint64_t experiment_ns = 200000000;     // ANDWEORC_EXPERIMENT_TIME_NS
+  uint64_t cooloff_ns = 10000000;         // ANDWEORC_COOLOFF_NS
+  uint64_t seed = 0;                      // ANDWEORC_SEED (0: from the clock)
+  bool function_granularity = false;      // ANDWEORC_GRANULARITY=function
+  uint64_t period_ns = 1000000;           // ANDWEORC_SAMPLE_PERIOD_NS
 };
 
 CoordinatorConfig config_from_environment();

@@ -38,8 +38,10 @@ PointSnapshot snapshot_points() {
   for (int i = 0; i < n; ++i) {
     PointState& p = snap[std::string(totals[i].name, totals[i].name_len)];
     if (totals[i].kind == ANDWEORC_KIND_THROUGHPUT) p.visits += totals[i].total;
-    if (totals[i].kind == ANDWEORC_KIND_BEGIN) p.begins += totals[i].total, p.latency = true;
-    if (totals[i].kind == ANDWEORC_KIND_END) p.ends += totals[i].total, p.latency = true;
+    if (totals[i].kind == ANDWEORC_KIND_BEGIN)
+      p.begins += totals[i].total, p.latency = true;
+    if (totals[i].kind == ANDWEORC_KIND_END)
+      p.ends += totals[i].total, p.latency = true;
   }
   return snap;
 }
@@ -72,7 +74,8 @@ bool ExperimentRunner::choose_selection(uint32_t* id) {
   // In proportion to samples: random choice avoids bias towards any line.
   size_t n = by_function ? catalog_.function_count() : catalog_.size();
   auto samples = [&](uint32_t i) {
-    return by_function ? catalog_.function_samples(i) : catalog_.line_samples(i);
+    return by_function ? catalog_.function_samples(i)
+                       : catalog_.line_samples(i);
   };
   uint64_t total = 0;
   for (uint32_t i = 0; i < n; ++i) total += samples(i);
@@ -193,15 +196,16 @@ std::string ExperimentRunner::run_end_to_end(const bool* stop) {
   uint32_t sel = 0;
   while (!choose_selection(&sel))
     if (!sleep_unless_stopped(20000000, stop)) return "";
-  int speedup = config_.fixed_speedup >= 0 ? config_.fixed_speedup
-                                           : (int(rng_() % 100) < kZeroSpeedupPercent
-                                                  ? 0
-                                                  : 5 * int(1 + rng_() % 20));
+  int speedup = config_.fixed_speedup >= 0
+                    ? config_.fixed_speedup
+                    : (int(rng_() % 100) < kZeroSpeedupPercent
+                           ? 0
+                           : 5 * int(1 + rng_() % 20));
   PointSnapshot before = snapshot_points();
   uint64_t start = runtime::monotonic_ns(), g0 = engine_.global();
   runtime::set_selection(int32_t(sel), config_.function_granularity
-                                  ? runtime::Granularity::kFunction
-                                  : runtime::Granularity::kLine);
+                                           ? runtime::Granularity::kFunction
+                                           : runtime::Granularity::kLine);
   engine_.start_experiment(config_.period_ns * uint64_t(speedup) / 100);
   while (sleep_unless_stopped(1000000000, stop)) {
   }
@@ -216,7 +220,9 @@ std::string ExperimentRunner::run_end_to_end(const bool* stop) {
 std::string ExperimentRunner::run(const bool* stop) {
   if (!config_.fixed_line.empty()) {
     size_t colon = config_.fixed_line.rfind(':');
-    int line = colon == std::string::npos ? 0 : std::atoi(config_.fixed_line.c_str() + colon + 1);
+    int line = colon == std::string::npos
+                   ? 0
+                   : std::atoi(config_.fixed_line.c_str() + colon + 1);
     fixed_lines_ = catalog_.find(config_.fixed_line.substr(0, colon), line);
     if (fixed_lines_.empty())
       return "experiments: --fixed-line " + config_.fixed_line +
@@ -237,8 +243,8 @@ std::string ExperimentRunner::run(const bool* stop) {
     PointSnapshot before = snapshot_points();
     uint64_t start = runtime::monotonic_ns(), g0 = engine_.global();
     runtime::set_selection(int32_t(sel), config_.function_granularity
-                                    ? runtime::Granularity::kFunction
-                                    : runtime::Granularity::kLine);
+                                             ? runtime::Granularity::kFunction
+                                             : runtime::Granularity::kLine);
     engine_.start_experiment(config_.period_ns * uint64_t(speedup) / 100);
     bool completed = sleep_unless_stopped(length_ns_, stop);
     runtime::clear_selection();

@@ -37,7 +37,8 @@ struct PendingRange {
 std::unique_ptr<LineCatalog> LineCatalog::build(
     const symbols::ScopeMatcher& scope, std::vector<std::string>* notes) {
   auto cat = std::unique_ptr<LineCatalog>(new LineCatalog());
-  symbols::ProcessMaps maps = symbols::ProcessMaps::parse(read_file("/proc/self/maps"));
+  symbols::ProcessMaps maps =
+      symbols::ProcessMaps::parse(read_file("/proc/self/maps"));
   std::string exe = self_executable();
   symbols::Symbolizer symbolizer;
   std::map<std::pair<std::string, int>, uint32_t> line_ids;
@@ -45,7 +46,8 @@ std::unique_ptr<LineCatalog> LineCatalog::build(
   std::vector<PendingRange> pending;
 
   auto function_id = [&](const std::string& name, uint32_t line) {
-    auto [it, added] = function_ids.try_emplace(name, uint32_t(cat->functions_.size()));
+    auto [it, added] =
+        function_ids.try_emplace(name, uint32_t(cat->functions_.size()));
     if (added) cat->functions_.push_back(FunctionInfo{name, line});
     return it->second;
   };
@@ -98,14 +100,16 @@ std::unique_ptr<LineCatalog> LineCatalog::build(
         static const symbols::Frame kNone;
         chosen = &kNone;
       }
-      std::string chosen_file = chosen->line > 0 ? chosen->file : std::string(file);
+      std::string chosen_file =
+          chosen->line > 0 ? chosen->file : std::string(file);
       int chosen_line = chosen->line > 0 ? chosen->line : line;
       std::string written_in = chosen->function;
       // The concrete function is the outermost frame of the inline chain.
       std::string concrete = chain.empty() ? written_in : chain.back().function;
       if (written_in.empty()) written_in = concrete;
       auto key = std::make_pair(chosen_file, chosen_line);
-      auto [it, added] = line_ids.try_emplace(key, uint32_t(cat->lines_.size()));
+      auto [it, added] =
+          line_ids.try_emplace(key, uint32_t(cat->lines_.size()));
       if (added)
         cat->lines_.push_back(LineInfo{chosen_file, chosen_line, written_in});
       pending.push_back(PendingRange{lo + bias, hi + bias, it->second,
@@ -129,7 +133,8 @@ std::unique_ptr<LineCatalog> LineCatalog::build(
     }
     cat->ranges_.push_back(runtime::AddressRange{lo, r.hi, r.line, r.function});
   }
-  cat->line_samples_.reset(new uint64_t[std::max<size_t>(1, cat->lines_.size())]());
+  cat->line_samples_.reset(
+      new uint64_t[std::max<size_t>(1, cat->lines_.size())]());
   cat->function_samples_.reset(
       new uint64_t[std::max<size_t>(1, cat->functions_.size())]());
   cat->table_ = runtime::AddressTable{
@@ -139,15 +144,18 @@ std::unique_ptr<LineCatalog> LineCatalog::build(
   return cat;
 }
 
-std::vector<uint32_t> LineCatalog::find(const std::string& file, int line) const {
+std::vector<uint32_t> LineCatalog::find(const std::string& file,
+                                        int line) const {
   std::vector<uint32_t> out;
   for (uint32_t i = 0; i < lines_.size(); ++i) {
     const LineInfo& l = lines_[i];
     if (l.line != line || l.file.size() < file.size()) continue;
-    if (l.file.compare(l.file.size() - file.size(), file.size(), file) != 0) continue;
+    if (l.file.compare(l.file.size() - file.size(), file.size(), file) != 0)
+      continue;
     // Match whole path components: "a.cc" must not match "data.cc".
     size_t start = l.file.size() - file.size();
-    if (start == 0 || l.file[start - 1] == '/' || file[0] == '/') out.push_back(i);
+    if (start == 0 || l.file[start - 1] == '/' || file[0] == '/')
+      out.push_back(i);
   }
   return out;
 }

@@ -7,24 +7,25 @@
 #include <set>
 #include <unordered_map>
 
-#include "symbols/scope.h"
 #include "runtime/raw_format.h"
+#include "symbols/scope.h"
 
 namespace andweorc::ingest {
 namespace {
 
-using symbols::ScopeMatcher;
 using symbols::default_binary_scope;
 using symbols::default_source_scope;
+using symbols::ScopeMatcher;
 
 class FrameTable {
  public:
   explicit FrameTable(profile::Profile* p) : profile_(p) {}
   uint32_t intern(const profile::Frame& f) {
-    std::string key = fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}{}", f.function,
-                                  f.file, f.line, f.module, int(f.inlined),
-                                  int(f.in_scope));
-    auto [it, added] = index_.try_emplace(key, uint32_t(profile_->frames.size()));
+    std::string key =
+        fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}{}", f.function, f.file, f.line,
+                    f.module, int(f.inlined), int(f.in_scope));
+    auto [it, added] =
+        index_.try_emplace(key, uint32_t(profile_->frames.size()));
     if (added) profile_->frames.push_back(f);
     return it->second;
   }
@@ -53,7 +54,8 @@ const std::vector<uint32_t>& frames_for(ProcessContext& ctx, uint64_t address,
   auto& cache = is_return_address ? ctx.caller_cache : ctx.leaf_cache;
   auto it = cache.find(address);
   if (it != cache.end()) return it->second;
-  symbols::Location loc = symbolizer.symbolize(ctx.maps, address, is_return_address);
+  symbols::Location loc =
+      symbolizer.symbolize(ctx.maps, address, is_return_address);
   std::vector<uint32_t> ids;
   bool binary_in = scope.binary_matches(loc.module, ctx.raw.executable);
   for (const auto& sf : loc.frames) {
@@ -122,8 +124,9 @@ void add_module_warnings(const symbols::Symbolizer& symbolizer,
     bool is_main = main_executables.count(m.path) > 0;
     if (!m.opened) {
       if (is_main)
-        out->warnings.push_back(fmt::format(
-            "cannot read {} to map its samples to source: {}", m.path, m.error));
+        out->warnings.push_back(
+            fmt::format("cannot read {} to map its samples to source: {}",
+                        m.path, m.error));
     } else if (!m.has_dwarf && is_main) {
       out->warnings.push_back(fmt::format(
           "{} has no debug info: its samples map to functions at best, not "
@@ -149,7 +152,8 @@ void build_profile(const std::vector<RawProcess>& processes,
   std::set<std::string> main_executables;
 
   for (const RawProcess& p : processes) {
-    out->processes.push_back(profile::Process{p.pid, p.executable, p.clean_exit});
+    out->processes.push_back(
+        profile::Process{p.pid, p.executable, p.clean_exit});
     main_executables.insert(p.executable);
     out->threads += p.threads.size();
     out->lost_samples += p.lost_samples;
@@ -168,7 +172,8 @@ void build_profile(const std::vector<RawProcess>& processes,
       bool latency = rp.kind != 1;  // ANDWEORC_KIND_THROUGHPUT
       auto kind = latency ? profile::PointKind::kLatency
                           : profile::PointKind::kThroughput;
-      auto [it, added] = point_index.try_emplace({rp.name, kind}, out->points.size());
+      auto [it, added] =
+          point_index.try_emplace({rp.name, kind}, out->points.size());
       if (added) out->points.push_back(profile::ProgressPoint{rp.name, kind});
       profile::ProgressPoint& pt = out->points[it->second];
       if (rp.kind == 1) pt.visits += rp.value;
@@ -182,8 +187,9 @@ void build_profile(const std::vector<RawProcess>& processes,
     out->stacks.push_back(profile::Stack{frames, count});
   add_module_warnings(symbolizer, main_executables, out);
   if (out->lost_samples > 0)
-    out->warnings.push_back(fmt::format(
-        "{} samples were dropped because a buffer was full", out->lost_samples));
+    out->warnings.push_back(
+        fmt::format("{} samples were dropped because a buffer was full",
+                    out->lost_samples));
   if (processes.empty())
     out->warnings.push_back(
         "no profiling data: the program exited before the runtime started, "

@@ -148,8 +148,8 @@ bool read_raw_file(const std::string& path, RawProcess* out,
           out->start_monotonic_ns = pr.start_monotonic_ns;
           out->start_realtime_ns = pr.start_realtime_ns;
           size_t s = body + sizeof pr;
-          out->executable = std::string(buf.data() + s,
-                                        strnlen(buf.data() + s, end - s));
+          out->executable =
+              std::string(buf.data() + s, strnlen(buf.data() + s, end - s));
         }
         break;
       }

@@ -17,8 +17,8 @@
 namespace andweorc::runtime {
 
 struct AddressRange {
-  uint64_t lo;  // inclusive
-  uint64_t hi;  // exclusive
+  uint64_t lo;        // inclusive
+  uint64_t hi;        // exclusive
   uint32_t line;      // the line a sample here is attributed to
   uint32_t function;  // the concrete function whose code this is
 };
@@ -26,7 +26,7 @@ struct AddressRange {
 struct AddressTable {
   const AddressRange* ranges = nullptr;  // sorted by lo, non-overlapping
   size_t range_count = 0;
-  uint64_t* line_samples = nullptr;      // line id -> samples (atomic adds)
+  uint64_t* line_samples = nullptr;  // line id -> samples (atomic adds)
   size_t line_count = 0;
   uint64_t* function_samples = nullptr;  // function id -> samples
   size_t function_count = 0;

@@ -48,7 +48,8 @@ void collector_start() {
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, 64 * 1024);
-  g_running = real().pthread_create(&g_thread, &attr, collector_main, nullptr) == 0;
+  g_running =
+      real().pthread_create(&g_thread, &attr, collector_main, nullptr) == 0;
   pthread_attr_destroy(&attr);
   real().pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }

@@ -34,7 +34,8 @@ bool read_schedstat(Reader& r, uint64_t* cpu, uint64_t* wait) {
 
 }  // namespace
 
-uint32_t contention_scale(uint64_t cpu_ns, uint64_t wait_ns, uint32_t previous) {
+uint32_t contention_scale(uint64_t cpu_ns, uint64_t wait_ns,
+                          uint32_t previous) {
   if (cpu_ns + wait_ns < kMinWindowNs || cpu_ns == 0) return previous;
   uint64_t scale = (cpu_ns + wait_ns) * 1024 / cpu_ns;
   return uint32_t(scale > 8 * 1024 ? 8 * 1024 : scale);

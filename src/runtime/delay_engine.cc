@@ -21,7 +21,8 @@ ANDWEORC_SIGNAL_SAFE uint64_t real_sleep(void*, uint64_t ns) {
   timespec rem;
   // Straight to the kernel: libc's nanosleep is interposed by us. Resume
   // after signals (other samples may arrive while we sleep).
-  while (raw_syscall(SYS_nanosleep, long(&req), long(&rem)) == -EINTR) req = rem;
+  while (raw_syscall(SYS_nanosleep, long(&req), long(&rem)) == -EINTR)
+    req = rem;
   return monotonic_ns() - start;
 }
 
@@ -104,8 +105,8 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::post_block(DelayAccount& a,
   }
 }
 
-ANDWEORC_SIGNAL_SAFE void DelayEngine::inherit(DelayAccount& child,
-                                               const DelayAccount& parent) const {
+ANDWEORC_SIGNAL_SAFE void DelayEngine::inherit(
+    DelayAccount& child, const DelayAccount& parent) const {
   child.local = parent.local;
   child.epoch = parent.epoch;
   child.blocked_global = parent.local;

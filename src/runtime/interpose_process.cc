@@ -52,18 +52,19 @@ __attribute__((visibility("default"))) int execvpe(const char* file,
   return real().execvpe(file, argv, envp);
 }
 
-#define ANDWEORC_COLLECT_ARGS(first, ap, argv, extra)        \
-  const char* argv[kMaxArgs];                                \
-  int argc = 0;                                              \
-  argv[argc++] = first;                                      \
-  va_start(ap, first);                                       \
-  while (argc < kMaxArgs && (argv[argc++] = va_arg(ap, const char*)) != nullptr) \
-    ;                                                        \
-  extra;                                                     \
-  va_end(ap);                                                \
-  if (argc == kMaxArgs) {                                    \
-    errno = E2BIG;                                           \
-    return -1;                                               \
+#define ANDWEORC_COLLECT_ARGS(first, ap, argv, extra)         \
+  const char* argv[kMaxArgs];                                 \
+  int argc = 0;                                               \
+  argv[argc++] = first;                                       \
+  va_start(ap, first);                                        \
+  while (argc < kMaxArgs &&                                   \
+         (argv[argc++] = va_arg(ap, const char*)) != nullptr) \
+    ;                                                         \
+  extra;                                                      \
+  va_end(ap);                                                 \
+  if (argc == kMaxArgs) {                                     \
+    errno = E2BIG;                                            \
+    return -1;                                                \
   }
 
 __attribute__((visibility("default"))) int execl(const char* path,

@@ -42,8 +42,9 @@ __attribute__((visibility("default"))) int sigprocmask(int how,
                             old);
 }
 
-__attribute__((visibility("default"))) int pthread_sigmask(
-    int how, const sigset_t* set, sigset_t* old) {
+__attribute__((visibility("default"))) int pthread_sigmask(int how,
+                                                           const sigset_t* set,
+                                                           sigset_t* old) {
   sigset_t scratch;
   return real().pthread_sigmask(
       how, without_profiler_signal(how, set, &scratch), old);

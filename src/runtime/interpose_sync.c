@@ -27,20 +27,30 @@
   X(int (*)(pthread_t, void**), pthread_join, NULL)                          \
   X(void (*)(void*), pthread_exit, NULL)                                     \
   X(int (*)(pthread_mutex_t*), pthread_mutex_lock, NULL)                     \
-  X(int (*)(pthread_mutex_t*, const struct timespec*), pthread_mutex_timedlock, NULL) \
-  X(int (*)(pthread_mutex_t*, clockid_t, const struct timespec*), pthread_mutex_clocklock, NULL) \
+  X(int (*)(pthread_mutex_t*, const struct timespec*),                       \
+    pthread_mutex_timedlock, NULL)                                           \
+  X(int (*)(pthread_mutex_t*, clockid_t, const struct timespec*),            \
+    pthread_mutex_clocklock, NULL)                                           \
   X(int (*)(pthread_mutex_t*), pthread_mutex_unlock, NULL)                   \
-  X(int (*)(pthread_cond_t*, pthread_mutex_t*), pthread_cond_wait, "GLIBC_2.3.2") \
-  X(int (*)(pthread_cond_t*, pthread_mutex_t*, const struct timespec*), pthread_cond_timedwait, "GLIBC_2.3.2") \
-  X(int (*)(pthread_cond_t*, pthread_mutex_t*, clockid_t, const struct timespec*), pthread_cond_clockwait, NULL) \
+  X(int (*)(pthread_cond_t*, pthread_mutex_t*), pthread_cond_wait,           \
+    "GLIBC_2.3.2")                                                           \
+  X(int (*)(pthread_cond_t*, pthread_mutex_t*, const struct timespec*),      \
+    pthread_cond_timedwait, "GLIBC_2.3.2")                                   \
+  X(int (*)(pthread_cond_t*, pthread_mutex_t*, clockid_t,                    \
+            const struct timespec*),                                         \
+    pthread_cond_clockwait, NULL)                                            \
   X(int (*)(pthread_cond_t*), pthread_cond_signal, "GLIBC_2.3.2")            \
   X(int (*)(pthread_cond_t*), pthread_cond_broadcast, "GLIBC_2.3.2")         \
   X(int (*)(pthread_rwlock_t*), pthread_rwlock_rdlock, NULL)                 \
   X(int (*)(pthread_rwlock_t*), pthread_rwlock_wrlock, NULL)                 \
-  X(int (*)(pthread_rwlock_t*, const struct timespec*), pthread_rwlock_timedrdlock, NULL) \
-  X(int (*)(pthread_rwlock_t*, const struct timespec*), pthread_rwlock_timedwrlock, NULL) \
-  X(int (*)(pthread_rwlock_t*, clockid_t, const struct timespec*), pthread_rwlock_clockrdlock, NULL) \
-  X(int (*)(pthread_rwlock_t*, clockid_t, const struct timespec*), pthread_rwlock_clockwrlock, NULL) \
+  X(int (*)(pthread_rwlock_t*, const struct timespec*),                      \
+    pthread_rwlock_timedrdlock, NULL)                                        \
+  X(int (*)(pthread_rwlock_t*, const struct timespec*),                      \
+    pthread_rwlock_timedwrlock, NULL)                                        \
+  X(int (*)(pthread_rwlock_t*, clockid_t, const struct timespec*),           \
+    pthread_rwlock_clockrdlock, NULL)                                        \
+  X(int (*)(pthread_rwlock_t*, clockid_t, const struct timespec*),           \
+    pthread_rwlock_clockwrlock, NULL)                                        \
   X(int (*)(pthread_rwlock_t*), pthread_rwlock_unlock, NULL)                 \
   X(int (*)(pthread_barrier_t*), pthread_barrier_wait, NULL)                 \
   X(int (*)(sem_t*), sem_wait, NULL)                                         \
@@ -52,12 +62,12 @@ static void* resolve(const char* name, const char* version) {
   return version ? dlvsym(RTLD_NEXT, name, version) : dlsym(RTLD_NEXT, name);
 }
 
-#define DECLARE(type, name, version)                                   \
-  static __typeof__(type) real_##name;                                 \
-  static inline __typeof__(type) get_##name(void) {                    \
-    if (__builtin_expect(real_##name == NULL, 0))                      \
-      real_##name = (__typeof__(type))resolve(#name, version);         \
-    return real_##name;                                                \
+#define DECLARE(type, name, version)                           \
+  static __typeof__(type) real_##name;                         \
+  static inline __typeof__(type) get_##name(void) {            \
+    if (__builtin_expect(real_##name == NULL, 0))              \
+      real_##name = (__typeof__(type))resolve(#name, version); \
+    return real_##name;                                        \
   }
 REAL_FUNCTIONS(DECLARE)
 
@@ -94,7 +104,8 @@ EXPORT int pthread_mutex_lock(pthread_mutex_t* m) {
   return rc;
 }
 
-EXPORT int pthread_mutex_timedlock(pthread_mutex_t* m, const struct timespec* t) {
+EXPORT int pthread_mutex_timedlock(pthread_mutex_t* m,
+                                   const struct timespec* t) {
   andweorc_rt_pre_block();
   int rc = REAL(pthread_mutex_timedlock)(m, t);
   andweorc_rt_post_block(rc == 0);
@@ -154,32 +165,33 @@ EXPORT int pthread_cond_broadcast(pthread_cond_t* c) {
 
 /* ---- reader/writer locks ---- */
 
-#define RWLOCK_BLOCKING(name)                  \
-  EXPORT int name(pthread_rwlock_t* l) {       \
-    andweorc_rt_pre_block();                   \
-    int rc = REAL(name)(l);                    \
-    andweorc_rt_post_block(1);                 \
-    return rc;                                 \
+#define RWLOCK_BLOCKING(name)            \
+  EXPORT int name(pthread_rwlock_t* l) { \
+    andweorc_rt_pre_block();             \
+    int rc = REAL(name)(l);              \
+    andweorc_rt_post_block(1);           \
+    return rc;                           \
   }
 RWLOCK_BLOCKING(pthread_rwlock_rdlock)
 RWLOCK_BLOCKING(pthread_rwlock_wrlock)
 
-#define RWLOCK_TIMED(name)                                             \
-  EXPORT int name(pthread_rwlock_t* l, const struct timespec* t) {     \
-    andweorc_rt_pre_block();                                           \
-    int rc = REAL(name)(l, t);                                         \
-    andweorc_rt_post_block(rc == 0);                                   \
-    return rc;                                                         \
+#define RWLOCK_TIMED(name)                                         \
+  EXPORT int name(pthread_rwlock_t* l, const struct timespec* t) { \
+    andweorc_rt_pre_block();                                       \
+    int rc = REAL(name)(l, t);                                     \
+    andweorc_rt_post_block(rc == 0);                               \
+    return rc;                                                     \
   }
 RWLOCK_TIMED(pthread_rwlock_timedrdlock)
 RWLOCK_TIMED(pthread_rwlock_timedwrlock)
 
-#define RWLOCK_CLOCKED(name)                                                  \
-  EXPORT int name(pthread_rwlock_t* l, clockid_t c, const struct timespec* t) { \
-    andweorc_rt_pre_block();                                                  \
-    int rc = REAL(name)(l, c, t);                                             \
-    andweorc_rt_post_block(rc == 0);                                          \
-    return rc;                                                                \
+#define RWLOCK_CLOCKED(name)                        \
+  EXPORT int name(pthread_rwlock_t* l, clockid_t c, \
+                  const struct timespec* t) {       \
+    andweorc_rt_pre_block();                        \
+    int rc = REAL(name)(l, c, t);                   \
+    andweorc_rt_post_block(rc == 0);                \
+    return rc;                                      \
   }
 RWLOCK_CLOCKED(pthread_rwlock_clockrdlock)
 RWLOCK_CLOCKED(pthread_rwlock_clockwrlock)

@@ -21,8 +21,7 @@ namespace {
 constexpr size_t kDataPages = 4;
 
 long perf_event_open(perf_event_attr* attr, int tid) {
-  return syscall(SYS_perf_event_open, attr, tid, -1, -1,
-                 PERF_FLAG_FD_CLOEXEC);
+  return syscall(SYS_perf_event_open, attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 }  // namespace
@@ -35,8 +34,8 @@ bool perf_start(ThreadState* s, uint64_t period_ns, int signal_number,
   attr.type = PERF_TYPE_SOFTWARE;
   attr.config = PERF_COUNT_SW_TASK_CLOCK;
   attr.sample_period = period_ns;
-  attr.sample_type =
-      PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CALLCHAIN;
+  attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+                     PERF_SAMPLE_CALLCHAIN;
   attr.disabled = 1;
   attr.exclude_kernel = 1;  // required at perf_event_paranoid=2 for non-root
   attr.exclude_hv = 1;
@@ -54,7 +53,8 @@ bool perf_start(ThreadState* s, uint64_t period_ns, int signal_number,
   }
   size_t page = size_t(sysconf(_SC_PAGESIZE));
   size_t bytes = page * (1 + kDataPages);
-  void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, int(fd), 0);
+  void* mem =
+      mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, int(fd), 0);
   if (mem == MAP_FAILED) {
     *error = errno;
     *step = "mmap";
@@ -96,7 +96,8 @@ void perf_disable(ThreadState* s) {
 ANDWEORC_SIGNAL_SAFE void perf_drain(ThreadState* s) {
   perf_event_mmap_page* meta = __atomic_load_n(&s->perf_page, __ATOMIC_ACQUIRE);
   if (meta == nullptr) return;
-  const uint8_t* data = reinterpret_cast<const uint8_t*>(meta) + meta->data_offset;
+  const uint8_t* data =
+      reinterpret_cast<const uint8_t*>(meta) + meta->data_offset;
   const uint64_t size = meta->data_size;
   uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
   uint64_t tail = meta->data_tail;
@@ -141,7 +142,8 @@ ANDWEORC_SIGNAL_SAFE void perf_drain(ThreadState* s) {
     } else if (h.type == PERF_RECORD_LOST && h.size >= sizeof h + 16) {
       uint64_t lost;
       for (size_t i = 0; i < sizeof lost; ++i)
-        reinterpret_cast<uint8_t*>(&lost)[i] = data[(tail + sizeof h + 8 + i) % size];
+        reinterpret_cast<uint8_t*>(&lost)[i] =
+            data[(tail + sizeof h + 8 + i) % size];
       s->ring.count_dropped(lost);
     }
     tail += h.size;

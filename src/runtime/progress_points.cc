@@ -55,7 +55,8 @@ int find_or_add(int kind, const char* name) {
   if (count < kMaxPoints && g_names_used + len <= sizeof g_names) {
     // Copy the name: it may live in a library that is later unloaded.
     memcpy(g_names + g_names_used, name, len);
-    g_points[count] = Point{kind, uint32_t(len), g_names + g_names_used, {0, 0}};
+    g_points[count] =
+        Point{kind, uint32_t(len), g_names + g_names_used, {0, 0}};
     g_names_used += len;
     slot = count;
     __atomic_store_n(&g_point_count, count + 1, __ATOMIC_RELEASE);

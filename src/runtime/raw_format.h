@@ -27,14 +27,14 @@ struct FileHeader {
 };
 
 enum RecordType : uint32_t {
-  kProcess = 1,   // ProcessRecord + executable path (NUL-terminated)
-  kMaps = 2,      // text of /proc/self/maps; the last one seen wins
-  kSamples = 3,   // a run of SampleHeader + frames[nframes]
-  kThread = 4,    // ThreadRecord
-  kPoints = 5,    // PointsHeader + PointEntry...; a snapshot of totals
-  kLost = 6,      // LostRecord: samples dropped since the previous one
-  kNote = 7,      // UTF-8 text for the user (e.g. why the fallback is used)
-  kEnd = 8,       // EndRecord: the process shut the profiler down cleanly
+  kProcess = 1,     // ProcessRecord + executable path (NUL-terminated)
+  kMaps = 2,        // text of /proc/self/maps; the last one seen wins
+  kSamples = 3,     // a run of SampleHeader + frames[nframes]
+  kThread = 4,      // ThreadRecord
+  kPoints = 5,      // PointsHeader + PointEntry...; a snapshot of totals
+  kLost = 6,        // LostRecord: samples dropped since the previous one
+  kNote = 7,        // UTF-8 text for the user (e.g. why the fallback is used)
+  kEnd = 8,         // EndRecord: the process shut the profiler down cleanly
   kExperiment = 9,  // ExperimentHeader + file + function + ExperimentPoint...
 };
 
@@ -106,10 +106,11 @@ struct ExperimentHeader {
   uint32_t function_len;
 };
 struct ExperimentPoint {
-  uint32_t kind;  // ANDWEORC_KIND_THROUGHPUT, or ANDWEORC_KIND_BEGIN for latency
+  uint32_t
+      kind;  // ANDWEORC_KIND_THROUGHPUT, or ANDWEORC_KIND_BEGIN for latency
   uint32_t name_len;
-  uint64_t delta;        // throughput: visits; latency: arrivals
-  uint64_t departures;   // latency only
+  uint64_t delta;       // throughput: visits; latency: arrivals
+  uint64_t departures;  // latency only
   int64_t in_flight_start;
   int64_t in_flight_end;
 };

@@ -5,8 +5,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/uio.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "runtime/raw_format.h"
@@ -91,7 +91,8 @@ ANDWEORC_SIGNAL_SAFE void raw_write_maps() {
   if (fd < 0) return;
   size_t len = 0;
   while (len < sizeof g_maps) {
-    long n = raw_syscall(SYS_read, fd, long(g_maps + len), long(sizeof g_maps - len));
+    long n = raw_syscall(SYS_read, fd, long(g_maps + len),
+                         long(sizeof g_maps - len));
     if (n == -EINTR) continue;
     if (n <= 0) break;
     len += size_t(n);

@@ -32,7 +32,8 @@ SpinLock g_io_lock;
 
 void read_config() {
   const char* dir = getenv("ANDWEORC_DATA_DIR");
-  if (dir != nullptr && *dir != '\0' && strlen(dir) < sizeof g_config.data_dir) {
+  if (dir != nullptr && *dir != '\0' &&
+      strlen(dir) < sizeof g_config.data_dir) {
     strcpy(g_config.data_dir, dir);
     g_config.enabled = true;
   }
@@ -44,7 +45,8 @@ void read_config() {
   }
   if (const char* s = getenv("ANDWEORC_SAMPLER"))
     g_config.force_timer = strcmp(s, "timer") == 0;
-  if (const char* d = getenv("ANDWEORC_DELAY_MODE"); d && strcmp(d, "spin") == 0)
+  if (const char* d = getenv("ANDWEORC_DELAY_MODE");
+      d && strcmp(d, "spin") == 0)
     g_delay_engine.set_sleeper(Sleeper{real_spin, nullptr});
 }
 
@@ -85,9 +87,8 @@ void note_fallback(const char* step, int error) {
 void choose_sampler(ThreadState* main_thread) {
   int error = 0;
   const char* step = nullptr;
-  if (!g_config.force_timer &&
-      perf_start(main_thread, g_config.period_ns, kProfilerSignal, &error,
-                 &step)) {
+  if (!g_config.force_timer && perf_start(main_thread, g_config.period_ns,
+                                          kProfilerSignal, &error, &step)) {
     g_sampler = raw::kSamplerPerf;
     return;
   }
@@ -123,8 +124,9 @@ __attribute__((constructor)) void andweorc_runtime_init() {
   g_pid = int(getpid());
   if (!g_config.enabled) return;
   if (!install_profiler_handler()) {
-    fprintf(stderr, "andweorc: cannot install the SIGPROF handler; "
-                    "not profiling\n");
+    fprintf(stderr,
+            "andweorc: cannot install the SIGPROF handler; "
+            "not profiling\n");
     return;
   }
   ThreadState* main_thread = register_current_thread();

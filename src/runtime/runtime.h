@@ -22,10 +22,10 @@ namespace andweorc::runtime {
 inline constexpr int kProfilerSignal = SIGPROF;
 
 struct Config {
-  bool enabled = false;        // ANDWEORC_DATA_DIR is set
-  char data_dir[1024] = {};    // where raw files go
+  bool enabled = false;          // ANDWEORC_DATA_DIR is set
+  char data_dir[1024] = {};      // where raw files go
   uint64_t period_ns = 1000000;  // ANDWEORC_SAMPLE_PERIOD_NS (default 1 ms)
-  bool force_timer = false;    // ANDWEORC_SAMPLER=timer
+  bool force_timer = false;      // ANDWEORC_SAMPLER=timer
 };
 
 const Config& config();

@@ -13,8 +13,9 @@ namespace andweorc::runtime {
 
 // Called by the owning thread's handler once per sample; adds `weight` to
 // s->pending_hits when the sample hit the selection.
-ANDWEORC_SIGNAL_SAFE void on_sample_taken(ThreadState* s, const uint64_t* frames,
-                                          int n, uint32_t weight);
+ANDWEORC_SIGNAL_SAFE void on_sample_taken(ThreadState* s,
+                                          const uint64_t* frames, int n,
+                                          uint32_t weight);
 
 // Called by the handler after all samples of this signal: inserts the delays
 // those hits imply and pays this thread's debt.

@@ -68,8 +68,7 @@ class SampleRing {
   }
 
  private:
-  ANDWEORC_SIGNAL_SAFE void copy_in(uint64_t pos, const void* src,
-                                    size_t len) {
+  ANDWEORC_SIGNAL_SAFE void copy_in(uint64_t pos, const void* src, size_t len) {
     const uint8_t* s = static_cast<const uint8_t*>(src);
     for (size_t i = 0; i < len; ++i) data_[(pos + i) & mask_] = s[i];
   }

@@ -10,8 +10,8 @@
 #include "runtime/perf_sampler.h"
 #include "runtime/raw_format.h"
 #include "runtime/real_functions.h"
-#include "runtime/sample_hook.h"
 #include "runtime/runtime.h"
+#include "runtime/sample_hook.h"
 #include "runtime/thread_state.h"
 #include "runtime/timer_sampler.h"
 

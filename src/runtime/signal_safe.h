@@ -63,7 +63,9 @@ class SpinLock {
     return !__atomic_test_and_set(&held_, __ATOMIC_ACQUIRE);
   }
   void lock();
-  ANDWEORC_SIGNAL_SAFE void unlock() { __atomic_clear(&held_, __ATOMIC_RELEASE); }
+  ANDWEORC_SIGNAL_SAFE void unlock() {
+    __atomic_clear(&held_, __ATOMIC_RELEASE);
+  }
   // After fork only the forking thread exists: nobody else can hold it.
   void reset_after_fork() { __atomic_clear(&held_, __ATOMIC_RELAXED); }
 

@@ -34,7 +34,8 @@ ThreadState* claim_slot() {
     if (__atomic_load_n(&g_slots[i].status, __ATOMIC_RELAXED) == kFree) {
       found = &g_slots[i];
       __atomic_store_n(&found->status, kLive, __ATOMIC_RELEASE);
-      if (i >= g_slot_count) __atomic_store_n(&g_slot_count, i + 1, __ATOMIC_RELEASE);
+      if (i >= g_slot_count)
+        __atomic_store_n(&g_slot_count, i + 1, __ATOMIC_RELEASE);
       break;
     }
   }

@@ -79,8 +79,8 @@ TEST_F(E2E, HotLineDwarf5PieIsFirstAndStatusPassesThrough) {
   EXPECT_GT(p.samples, 200u);
   expect_top_line(p, "hot_line.cc", "HOT_LINE");
   EXPECT_GT(profile::attribute(p).mapped_share(), 0.9);
-  std::string where = "hot_line.cc:" +
-                      std::to_string(line_of(source("hot_line.cc"), "HOT_LINE"));
+  std::string where = "hot_line.cc:" + std::to_string(line_of(
+                                           source("hot_line.cc"), "HOT_LINE"));
   EXPECT_NE(r.err.find(where), std::string::npos) << r.err;
   EXPECT_EQ(p.run.exit_status, 7);
 }
@@ -207,7 +207,8 @@ TEST_F(E2E, ExecedProgramIsProfiledToo) {
   bool saw_hot = false, saw_burn = false;
   for (const auto& l : a.lines) {
     saw_hot |= l.line == hot && l.file.find("hot_line.cc") != std::string::npos;
-    saw_burn |= l.line == burn && l.file.find("misbehave.cc") != std::string::npos;
+    saw_burn |=
+        l.line == burn && l.file.find("misbehave.cc") != std::string::npos;
   }
   EXPECT_TRUE(saw_hot);
   EXPECT_TRUE(saw_burn);

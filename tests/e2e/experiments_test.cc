@@ -21,7 +21,7 @@ class Experiments : public ::testing::Test {
   void TearDown() override { std::system(("rm -rf " + dir_).c_str()); }
   profile::Profile run(const std::vector<std::string>& options,
                        const std::vector<std::string>& args) {
-    std::vector<std::string> cmd = {ANDWEORC_BIN, "run", "-q", "-o",
+    std::vector<std::string> cmd = {ANDWEORC_BIN,     "run",    "-q", "-o",
                                     dir_ + "/p.json", "--seed", "7"};
     cmd.insert(cmd.end(), options.begin(), options.end());
     cmd.push_back("--");
@@ -37,7 +37,8 @@ class Experiments : public ::testing::Test {
                                         const std::string& marker) {
     int line = line_of(source(), marker);
     for (const auto& i : a.impacts)
-      if (i.line == line && i.file.find("causal_phases.cc") != std::string::npos)
+      if (i.line == line &&
+          i.file.find("causal_phases.cc") != std::string::npos)
         return &i;
     return nullptr;
   }
@@ -70,9 +71,10 @@ TEST_F(Experiments, RecordsExperimentsWithBaselinesAndDelays) {
 
 TEST_F(Experiments, SerialPhaseImpactMatchesItsShare) {
   int a_line = line_of(source(), "PHASE_A_LINE");
-  profile::Profile p = run({"--fixed-line", "causal_phases.cc:" + std::to_string(a_line),
-                            "--fixed-speedup", "50", "--experiment-time", "50ms"},
-                           {"serial", "4000"});
+  profile::Profile p =
+      run({"--fixed-line", "causal_phases.cc:" + std::to_string(a_line),
+           "--fixed-speedup", "50", "--experiment-time", "50ms"},
+          {"serial", "4000"});
   experiments::Analysis a = experiments::analyze(p);
   const auto* phase_a = impact(a, "PHASE_A_LINE");
   ASSERT_NE(phase_a, nullptr);
@@ -86,12 +88,14 @@ TEST_F(Experiments, SerialPhaseImpactMatchesItsShare) {
 TEST_F(Experiments, LockBoundCriticalSectionOutranksParallelWork) {
   int crit = line_of(source(), "CRITICAL_LINE");
   int out = line_of(source(), "OUTSIDE_LINE");
-  profile::Profile pc = run({"--fixed-line", "causal_phases.cc:" + std::to_string(crit),
-                             "--fixed-speedup", "40", "--experiment-time", "100ms"},
-                            {"lock", "8000"});
-  profile::Profile po = run({"--fixed-line", "causal_phases.cc:" + std::to_string(out),
-                             "--fixed-speedup", "40", "--experiment-time", "100ms"},
-                            {"lock", "8000"});
+  profile::Profile pc =
+      run({"--fixed-line", "causal_phases.cc:" + std::to_string(crit),
+           "--fixed-speedup", "40", "--experiment-time", "100ms"},
+          {"lock", "8000"});
+  profile::Profile po =
+      run({"--fixed-line", "causal_phases.cc:" + std::to_string(out),
+           "--fixed-speedup", "40", "--experiment-time", "100ms"},
+          {"lock", "8000"});
   experiments::Analysis ac = experiments::analyze(pc);
   experiments::Analysis ao = experiments::analyze(po);
   const auto* c = impact(ac, "CRITICAL_LINE");
@@ -114,10 +118,12 @@ TEST_F(Experiments, NoExperimentsFlagOnlySamples) {
 }
 
 TEST_F(Experiments, UnknownFixedLineIsReported) {
-  profile::Profile p = run({"--fixed-line", "no_such_file.cc:12"}, {"serial", "300"});
+  profile::Profile p =
+      run({"--fixed-line", "no_such_file.cc:12"}, {"serial", "300"});
   EXPECT_TRUE(p.experiments.empty());
   bool said = false;
-  for (const auto& w : p.warnings) said |= w.find("no_such_file.cc:12") != std::string::npos;
+  for (const auto& w : p.warnings)
+    said |= w.find("no_such_file.cc:12") != std::string::npos;
   EXPECT_TRUE(said);
 }
 

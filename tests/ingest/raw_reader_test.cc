@@ -70,7 +70,8 @@ RawFile typical_file() {
   f.record(raw::kProcess, proc.data(), proc.size());
   std::string maps = "00400000-00401000 r-xp 00000000 00:00 0 /bin/prog\n";
   f.record(raw::kMaps, maps.data(), maps.size());
-  std::string samples = sample_body(7, {0x401000, 0x401234}) + sample_body(8, {0x400500});
+  std::string samples =
+      sample_body(7, {0x401000, 0x401234}) + sample_body(8, {0x400500});
   f.record(raw::kSamples, samples.data(), samples.size());
   f.record(raw::kNote, "hello", 5);
   f.record(999, "future", 6);  // unknown record types are skipped

@@ -9,8 +9,8 @@ namespace {
 class AddressTableTest : public ::testing::Test {
  protected:
   // lines 0, 1 in function 7; line 2 in function 9
-  AddressRange ranges[3] = {{0x1000, 0x1010, 0, 7}, {0x1010, 0x1020, 1, 7},
-                            {0x2000, 0x2100, 2, 9}};
+  AddressRange ranges[3] = {
+      {0x1000, 0x1010, 0, 7}, {0x1010, 0x1020, 1, 7}, {0x2000, 0x2100, 2, 9}};
   uint64_t line_samples[3] = {};
   uint64_t function_samples[10] = {};
   AddressTable t{ranges, 3, line_samples, 3, function_samples, 10};

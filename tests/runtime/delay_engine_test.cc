@@ -77,7 +77,7 @@ TEST_F(DelayEngineTest, WokenByAThreadSkipsDelaysItsWakerPaid) {
   engine.on_samples(a, 3);  // 3 ms inserted while b is blocked
   engine.on_samples(c, 0);  // c (the waker) pays them...
   EXPECT_EQ(fake.asked.size(), 1u);
-  engine.catch_up(c);       // ...and catches up before signalling
+  engine.catch_up(c);  // ...and catches up before signalling
   engine.post_block(b, /*woken_by_thread=*/true);
   engine.catch_up(b);
   EXPECT_EQ(fake.asked.size(), 1u);  // b pays nothing
@@ -127,7 +127,7 @@ TEST_F(DelayEngineTest, HandOffTokenCarriesTheProducersCount) {
   engine.on_samples(c, 0);
   engine.on_samples(a, 2);  // a (producer) is ahead by 2 ms
   uint64_t token = engine.token(a);
-  engine.adopt(b, token);   // b runs a's task: inherits a's count
+  engine.adopt(b, token);  // b runs a's task: inherits a's count
   engine.catch_up(b);
   EXPECT_TRUE(fake.asked.empty());
   engine.adopt(a, engine.token(c));  // an older count never moves a back
@@ -140,7 +140,7 @@ TEST_F(DelayEngineTest, DebtDoesNotLeakIntoTheNextExperiment) {
   engine.on_samples(b, 0);
   engine.on_samples(a, 5);  // b owes 5 ms but never runs again here
   engine.end_experiment();
-  start(0);                 // next experiment
+  start(0);  // next experiment
   engine.on_samples(b, 0);
   EXPECT_TRUE(fake.asked.empty());
   engine.on_samples(a, 5);  // 0% speedup: no delay
@@ -175,8 +175,8 @@ TEST(DelayEngineAbsorb, DebtCarriedIntoAWaitIsAbsorbedByTheWait) {
   engine.on_samples(waiter, 0);
   engine.on_samples(holder, 3);  // waiter owes 3 ms...
   g_fake_now = 1000;
-  engine.pre_block(waiter);      // ...and blocks on the holder's lock
-  g_fake_now += 5 * kPeriod;     // for 5 ms: longer than the debt
+  engine.pre_block(waiter);   // ...and blocks on the holder's lock
+  g_fake_now += 5 * kPeriod;  // for 5 ms: longer than the debt
   engine.catch_up(holder);
   engine.post_block(waiter, true);
   engine.catch_up(waiter);
@@ -203,7 +203,7 @@ TEST(DelayEngineAbsorb, PreemptedThreadsHitsCountTheirWallTime) {
   FakeSleeper fake;
   DelayEngine engine(fake.sleeper(), fake_clock);
   DelayAccount hitter, other;
-  hitter.scale = 2048;  // it got half a CPU recently
+  hitter.scale = 2048;                   // it got half a CPU recently
   engine.start_experiment(kPeriod / 2);  // 50%
   engine.on_samples(other, 0);
   engine.on_samples(hitter, 2);

@@ -1,7 +1,7 @@
 // Tests for the frame-pointer walk the timer fallback uses.
-#include <gtest/gtest.h>
-
 #include "runtime/frame_walk.h"
+
+#include <gtest/gtest.h>
 
 namespace andweorc::runtime {
 namespace {
