@@ -90,15 +90,15 @@ struct PointDelta {
 // One causal experiment: while it ran, `selected` was virtually sped up by
 // speedup_pct percent by delaying every other thread.
 struct Experiment {
-  std::string file;      // the selected line (or function's first line)
+  std::string file;  // the selected line (or function's first line)
   int line = 0;
-  std::string function;  // demangled function containing it
+  std::string function;              // demangled function containing it
   std::string granularity = "line";  // "line" or "function"
-  int speedup_pct = 0;   // 0..100
-  double duration_s = 0;  // wall-clock length
-  double delay_s = 0;     // total delay inserted (per thread)
-  uint64_t selected_samples = 0;  // samples that hit the selection
-  int pid = 0;            // process that ran it
+  int speedup_pct = 0;               // 0..100
+  double duration_s = 0;             // wall-clock length
+  double delay_s = 0;                // total delay inserted (per thread)
+  uint64_t selected_samples = 0;     // samples that hit the selection
+  int pid = 0;                       // process that ran it
   std::vector<PointDelta> points;
   double virtual_duration_s() const { return duration_s - delay_s; }
   bool operator==(const Experiment&) const = default;
@@ -106,10 +106,10 @@ struct Experiment {
 
 // How experiments were chosen (mirrors `andweorc run` options).
 struct ExperimentSettings {
-  bool enabled = false;       // false: sampling-only run
-  std::string fixed_line;     // "FILE:LINE" or "" for random choice
-  int fixed_speedup = -1;     // percent, or -1 for random choice
-  bool end_to_end = false;    // one experiment over the whole run
+  bool enabled = false;          // false: sampling-only run
+  std::string fixed_line;        // "FILE:LINE" or "" for random choice
+  int fixed_speedup = -1;        // percent, or -1 for random choice
+  bool end_to_end = false;       // one experiment over the whole run
   double experiment_time_s = 0;  // initial experiment length
   uint64_t seed = 0;
   std::string granularity = "line";
@@ -127,7 +127,7 @@ struct Profile {
   std::vector<Frame> frames;
   std::vector<Stack> stacks;
   std::vector<ProgressPoint> points;
-  std::vector<std::string> warnings;  // sentences for the user
+  std::vector<std::string> warnings;    // sentences for the user
   std::vector<Experiment> experiments;  // empty when none ran
   bool operator==(const Profile&) const = default;
 };
