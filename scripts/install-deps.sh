@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   coz-profiler   # coz.h, for the Coz compatibility tests
   binutils       # strip, readelf
+  clang-format   # style gate in scripts/test.sh
 )
 missing=()
 for p in "${packages[@]}"; do

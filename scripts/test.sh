@@ -4,6 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+# Style gate: every C/C++ file is clang-formatted (fixtures whose line layout
+# matters opt out with their own .clang-format).
+if command -v clang-format >/dev/null; then
+  git ls-files '*.cc' '*.h' '*.c' | xargs clang-format --dry-run -Werror
+fi
 scripts/build.sh
 (cd build && ctest --output-on-failure -j2 --timeout 600)
 if [ "${ANDWEORC_SKIP_SANITIZERS:-0}" != 1 ]; then
