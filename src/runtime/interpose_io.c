@@ -2,8 +2,11 @@
  * through syscall(), wrapped for delay inheritance (see interpose_sync.c).
  *
  * A thread woken by a timer, a signal or the outside world (I/O) pays the
- * delays inserted while it waited: post_block(0). Calls that can wake
- * another thread of the program (write, send) first pay what the caller owes.
+ * delays inserted while it waited: post_block(0); one woken through a pipe,
+ * socketpair or eventfd between threads of this program was woken by another
+ * thread and is credited: post_block(1) (internal_fds.h tells which). Calls
+ * that can wake another thread of the program (write, send) first pay what
+ * the caller owes.
  *
  * libstdc++ 12's std::barrier, std::latch, std::counting_semaphore and
  * std::atomic::wait use the futex system call directly, through glibc's
@@ -18,6 +21,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -25,6 +29,7 @@
 #include <unistd.h>
 
 #include "runtime/blocking.h"
+#include "runtime/internal_fds.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -60,7 +65,19 @@
     pselect)                                                                   \
   X(int (*)(int, struct epoll_event*, int, int), epoll_wait)                   \
   X(int (*)(int, struct epoll_event*, int, int, const sigset_t*), epoll_pwait) \
-  X(long (*)(long, long, long, long, long, long, long), syscall)
+  X(long (*)(long, long, long, long, long, long, long), syscall)               \
+  X(int (*)(int[2]), pipe)                                                     \
+  X(int (*)(int[2], int), pipe2)                                               \
+  X(int (*)(int, int, int, int[2]), socketpair)                                \
+  X(int (*)(unsigned, int), eventfd)                                           \
+  X(int (*)(int, int, int), socket)                                            \
+  X(int (*)(int), close)                                                       \
+  X(int (*)(int), dup)                                                         \
+  X(int (*)(int, int), dup2)                                                   \
+  X(int (*)(int, int, int), dup3)                                              \
+  X(int (*)(int), epoll_create)                                                \
+  X(int (*)(int), epoll_create1)                                               \
+  X(int (*)(int, int, int, struct epoll_event*), epoll_ctl)
 
 #define DECLARE(type, name)                                    \
   static __typeof__(type) real_##name;                         \
@@ -79,76 +96,284 @@ __attribute__((constructor(101))) static void resolve_io_functions(void) {
 
 #define REAL(name) get_##name()
 
-/* Blocks until the outside world (or a timer) acts: pays what it missed. */
-#define WAIT_OUTSIDE(T, call) \
-  andweorc_rt_pre_block();    \
-  T rc = call;                \
-  int saved_errno = errno;    \
-  andweorc_rt_post_block(0);  \
-  errno = saved_errno;        \
+/* A blocking wait: pre_block before, post_block after (errno preserved). */
+static inline void wait_begin(void) { andweorc_rt_pre_block(); }
+static inline void wait_end(int woken_by_thread) {
+  int saved_errno = errno;
+  andweorc_rt_post_block(woken_by_thread);
+  errno = saved_errno;
+}
+
+/* ---- sleeps and signal waits: the outside world (a timer, a signal) ---- */
+
+EXPORT unsigned sleep(unsigned s) {
+  wait_begin();
+  unsigned rc = REAL(sleep)(s);
+  wait_end(0);
   return rc;
+}
 
-/* May wake another thread: pay first. */
-#define WAKE_FIRST(call)  \
-  andweorc_rt_catch_up(); \
-  return call;
+EXPORT int usleep(useconds_t us) {
+  wait_begin();
+  int rc = REAL(usleep)(us);
+  wait_end(0);
+  return rc;
+}
 
-/* ---- sleeps and signal waits ---- */
-EXPORT unsigned sleep(unsigned s){WAIT_OUTSIDE(unsigned, REAL(sleep)(s))} EXPORT
-    int usleep(useconds_t us){WAIT_OUTSIDE(int, REAL(usleep)(us))} EXPORT
-    int nanosleep(const struct timespec* req, struct timespec* rem){
-        WAIT_OUTSIDE(int, REAL(nanosleep)(req, rem))} EXPORT
-    int clock_nanosleep(clockid_t c, int flags, const struct timespec* req,
-                        struct timespec* rem){
-        WAIT_OUTSIDE(int, REAL(clock_nanosleep)(c, flags, req, rem))} EXPORT
-    int sigwait(const sigset_t* set,
-                int* sig){WAIT_OUTSIDE(int, REAL(sigwait)(set, sig))} EXPORT
-    int sigwaitinfo(const sigset_t* set, siginfo_t* info){
-        WAIT_OUTSIDE(int, REAL(sigwaitinfo)(set, info))} EXPORT
-    int sigtimedwait(const sigset_t* set, siginfo_t* info,
-                     const struct timespec* t){
-        WAIT_OUTSIDE(int, REAL(sigtimedwait)(set, info, t))}
+EXPORT int nanosleep(const struct timespec* req, struct timespec* rem) {
+  wait_begin();
+  int rc = REAL(nanosleep)(req, rem);
+  wait_end(0);
+  return rc;
+}
 
-/* ---- I/O ---- */
-EXPORT ssize_t read(int fd, void* buf, size_t n){
-    WAIT_OUTSIDE(ssize_t, REAL(read)(fd, buf, n))} EXPORT ssize_t
-    recv(int fd, void* buf, size_t n, int flags){
-        WAIT_OUTSIDE(ssize_t, REAL(recv)(fd, buf, n, flags))} EXPORT ssize_t
-    recvfrom(int fd, void* buf, size_t n, int flags, struct sockaddr* from,
-             socklen_t* len){
-        WAIT_OUTSIDE(ssize_t, REAL(recvfrom)(fd, buf, n, flags, from,
-                                             len))} EXPORT ssize_t
-    recvmsg(int fd, struct msghdr* msg, int flags){
-        WAIT_OUTSIDE(ssize_t, REAL(recvmsg)(fd, msg, flags))} EXPORT
-    int accept(int fd, struct sockaddr* addr, socklen_t* len){
-        WAIT_OUTSIDE(int, REAL(accept)(fd, addr, len))} EXPORT
-    int accept4(int fd, struct sockaddr* addr, socklen_t* len, int flags){
-        WAIT_OUTSIDE(int, REAL(accept4)(fd, addr, len, flags))} EXPORT
-    int poll(struct pollfd* fds, nfds_t n,
-             int timeout){WAIT_OUTSIDE(int, REAL(poll)(fds, n, timeout))} EXPORT
-    int ppoll(struct pollfd* fds, nfds_t n, const struct timespec* t,
-              const sigset_t* mask){
-        WAIT_OUTSIDE(int, REAL(ppoll)(fds, n, t, mask))} EXPORT
-    int select(int n, fd_set* r, fd_set* w, fd_set* e, struct timeval* t){
-        WAIT_OUTSIDE(int, REAL(select)(n, r, w, e, t))} EXPORT
-    int pselect(int n, fd_set* r, fd_set* w, fd_set* e,
-                const struct timespec* t, const sigset_t* mask){
-        WAIT_OUTSIDE(int, REAL(pselect)(n, r, w, e, t, mask))} EXPORT
-    int epoll_wait(int fd, struct epoll_event* ev, int max, int timeout){
-        WAIT_OUTSIDE(int, REAL(epoll_wait)(fd, ev, max, timeout))} EXPORT
-    int epoll_pwait(int fd, struct epoll_event* ev, int max, int timeout,
-                    const sigset_t* mask){
-        WAIT_OUTSIDE(int, REAL(epoll_pwait)(fd, ev, max, timeout,
-                                            mask))} EXPORT ssize_t
-    write(int fd, const void* buf,
-          size_t n){WAKE_FIRST(REAL(write)(fd, buf, n))} EXPORT ssize_t
-    send(int fd, const void* buf, size_t n,
-         int flags){WAKE_FIRST(REAL(send)(fd, buf, n, flags))} EXPORT ssize_t
-    sendto(int fd, const void* buf, size_t n, int flags,
-           const struct sockaddr* to, socklen_t len){
-        WAKE_FIRST(REAL(sendto)(fd, buf, n, flags, to, len))} EXPORT ssize_t
-    sendmsg(int fd, const struct msghdr* msg,
-            int flags){WAKE_FIRST(REAL(sendmsg)(fd, msg, flags))}
+EXPORT int clock_nanosleep(clockid_t c, int flags, const struct timespec* req,
+                           struct timespec* rem) {
+  wait_begin();
+  int rc = REAL(clock_nanosleep)(c, flags, req, rem);
+  wait_end(0);
+  return rc;
+}
+
+EXPORT int sigwait(const sigset_t* set, int* sig) {
+  wait_begin();
+  int rc = REAL(sigwait)(set, sig);
+  wait_end(0);
+  return rc;
+}
+
+EXPORT int sigwaitinfo(const sigset_t* set, siginfo_t* info) {
+  wait_begin();
+  int rc = REAL(sigwaitinfo)(set, info);
+  wait_end(0);
+  return rc;
+}
+
+EXPORT int sigtimedwait(const sigset_t* set, siginfo_t* info,
+                        const struct timespec* t) {
+  wait_begin();
+  int rc = REAL(sigtimedwait)(set, info, t);
+  wait_end(0);
+  return rc;
+}
+
+/* ---- descriptors between threads (internal_fds.h) ---- */
+
+EXPORT int pipe(int fds[2]) {
+  int rc = REAL(pipe)(fds);
+  if (rc == 0) {
+    andweorc_fd_mark(fds[0], 1);
+    andweorc_fd_mark(fds[1], 1);
+  }
+  return rc;
+}
+
+EXPORT int pipe2(int fds[2], int flags) {
+  int rc = REAL(pipe2)(fds, flags);
+  if (rc == 0) {
+    andweorc_fd_mark(fds[0], 1);
+    andweorc_fd_mark(fds[1], 1);
+  }
+  return rc;
+}
+
+EXPORT int socketpair(int domain, int type, int protocol, int fds[2]) {
+  int rc = REAL(socketpair)(domain, type, protocol, fds);
+  if (rc == 0) {
+    andweorc_fd_mark(fds[0], 1);
+    andweorc_fd_mark(fds[1], 1);
+  }
+  return rc;
+}
+
+EXPORT int eventfd(unsigned initval, int flags) {
+  int fd = REAL(eventfd)(initval, flags);
+  andweorc_fd_mark(fd, 1);
+  return fd;
+}
+
+EXPORT int socket(int domain, int type, int protocol) {
+  int fd = REAL(socket)(domain, type, protocol);
+  andweorc_fd_mark(fd, 0);
+  return fd;
+}
+
+EXPORT int close(int fd) {
+  andweorc_fd_mark(fd, 0);
+  return REAL(close)(fd);
+}
+
+EXPORT int dup(int fd) {
+  int copy = REAL(dup)(fd);
+  andweorc_fd_mark(copy, andweorc_fd_internal(fd));
+  return copy;
+}
+
+EXPORT int dup2(int fd, int to) {
+  int copy = REAL(dup2)(fd, to);
+  andweorc_fd_mark(copy, andweorc_fd_internal(fd));
+  return copy;
+}
+
+EXPORT int dup3(int fd, int to, int flags) {
+  int copy = REAL(dup3)(fd, to, flags);
+  andweorc_fd_mark(copy, andweorc_fd_internal(fd));
+  return copy;
+}
+
+EXPORT int epoll_create(int size) {
+  int fd = REAL(epoll_create)(size);
+  andweorc_fd_mark(fd, 0);
+  andweorc_epoll_created(fd);
+  return fd;
+}
+
+EXPORT int epoll_create1(int flags) {
+  int fd = REAL(epoll_create1)(flags);
+  andweorc_fd_mark(fd, 0);
+  andweorc_epoll_created(fd);
+  return fd;
+}
+
+EXPORT int epoll_ctl(int epfd, int op, int fd, struct epoll_event* ev) {
+  if (op == EPOLL_CTL_ADD) andweorc_epoll_added(epfd, fd);
+  return REAL(epoll_ctl)(epfd, op, fd, ev);
+}
+
+/* ---- reads: credited when another thread of ours is the writer ---- */
+
+EXPORT ssize_t read(int fd, void* buf, size_t n) {
+  wait_begin();
+  ssize_t rc = REAL(read)(fd, buf, n);
+  wait_end(andweorc_fd_internal(fd));
+  return rc;
+}
+
+EXPORT ssize_t recv(int fd, void* buf, size_t n, int flags) {
+  wait_begin();
+  ssize_t rc = REAL(recv)(fd, buf, n, flags);
+  wait_end(andweorc_fd_internal(fd));
+  return rc;
+}
+
+EXPORT ssize_t recvfrom(int fd, void* buf, size_t n, int flags,
+                        struct sockaddr* from, socklen_t* len) {
+  wait_begin();
+  ssize_t rc = REAL(recvfrom)(fd, buf, n, flags, from, len);
+  wait_end(andweorc_fd_internal(fd));
+  return rc;
+}
+
+EXPORT ssize_t recvmsg(int fd, struct msghdr* msg, int flags) {
+  wait_begin();
+  ssize_t rc = REAL(recvmsg)(fd, msg, flags);
+  wait_end(andweorc_fd_internal(fd));
+  return rc;
+}
+
+EXPORT int accept(int fd, struct sockaddr* addr, socklen_t* len) {
+  wait_begin();
+  int rc = REAL(accept)(fd, addr, len);
+  andweorc_fd_mark(rc, 0);
+  wait_end(0);
+  return rc;
+}
+
+EXPORT int accept4(int fd, struct sockaddr* addr, socklen_t* len, int flags) {
+  wait_begin();
+  int rc = REAL(accept4)(fd, addr, len, flags);
+  andweorc_fd_mark(rc, 0);
+  wait_end(0);
+  return rc;
+}
+
+/* ---- readiness: woken by a thread when every ready descriptor is ours ---- */
+
+static int poll_woken_by_thread(const struct pollfd* fds, nfds_t n, int rc) {
+  if (rc <= 0) return 0;
+  for (nfds_t i = 0; i < n; ++i)
+    if (fds[i].revents != 0 && !andweorc_fd_internal(fds[i].fd)) return 0;
+  return 1;
+}
+
+static int select_woken_by_thread(int n, const fd_set* r, const fd_set* w,
+                                  const fd_set* e, int rc) {
+  if (rc <= 0) return 0;
+  for (int fd = 0; fd < n; ++fd) {
+    int ready = (r && FD_ISSET(fd, r)) || (w && FD_ISSET(fd, w)) ||
+                (e && FD_ISSET(fd, e));
+    if (ready && !andweorc_fd_internal(fd)) return 0;
+  }
+  return 1;
+}
+
+EXPORT int poll(struct pollfd* fds, nfds_t n, int timeout) {
+  wait_begin();
+  int rc = REAL(poll)(fds, n, timeout);
+  wait_end(poll_woken_by_thread(fds, n, rc));
+  return rc;
+}
+
+EXPORT int ppoll(struct pollfd* fds, nfds_t n, const struct timespec* t,
+                 const sigset_t* mask) {
+  wait_begin();
+  int rc = REAL(ppoll)(fds, n, t, mask);
+  wait_end(poll_woken_by_thread(fds, n, rc));
+  return rc;
+}
+
+EXPORT int select(int n, fd_set* r, fd_set* w, fd_set* e, struct timeval* t) {
+  wait_begin();
+  int rc = REAL(select)(n, r, w, e, t);
+  wait_end(select_woken_by_thread(n, r, w, e, rc));
+  return rc;
+}
+
+EXPORT int pselect(int n, fd_set* r, fd_set* w, fd_set* e,
+                   const struct timespec* t, const sigset_t* mask) {
+  wait_begin();
+  int rc = REAL(pselect)(n, r, w, e, t, mask);
+  wait_end(select_woken_by_thread(n, r, w, e, rc));
+  return rc;
+}
+
+EXPORT int epoll_wait(int fd, struct epoll_event* ev, int max, int timeout) {
+  wait_begin();
+  int rc = REAL(epoll_wait)(fd, ev, max, timeout);
+  wait_end(rc > 0 && andweorc_epoll_internal(fd));
+  return rc;
+}
+
+EXPORT int epoll_pwait(int fd, struct epoll_event* ev, int max, int timeout,
+                       const sigset_t* mask) {
+  wait_begin();
+  int rc = REAL(epoll_pwait)(fd, ev, max, timeout, mask);
+  wait_end(rc > 0 && andweorc_epoll_internal(fd));
+  return rc;
+}
+
+/* ---- writes may wake another thread: pay first ---- */
+
+EXPORT ssize_t write(int fd, const void* buf, size_t n) {
+  andweorc_rt_catch_up();
+  return REAL(write)(fd, buf, n);
+}
+
+EXPORT ssize_t send(int fd, const void* buf, size_t n, int flags) {
+  andweorc_rt_catch_up();
+  return REAL(send)(fd, buf, n, flags);
+}
+
+EXPORT ssize_t sendto(int fd, const void* buf, size_t n, int flags,
+                      const struct sockaddr* to, socklen_t len) {
+  andweorc_rt_catch_up();
+  return REAL(sendto)(fd, buf, n, flags, to, len);
+}
+
+EXPORT ssize_t sendmsg(int fd, const struct msghdr* msg, int flags) {
+  andweorc_rt_catch_up();
+  return REAL(sendmsg)(fd, msg, flags);
+}
 
 /* ---- futex through syscall() ---- */
 EXPORT long syscall(long number, ...) {

@@ -2,6 +2,7 @@
  * inheritance (delay_engine.h has the rules; blocking.h the hooks).
  *
  *   blocks until another thread acts   pre_block, call, post_block(1)
+ *   takes a lock                        catch_up first (see mutex_lock)
  *   may time out                        pre_block, call, post_block(rc == 0)
  *   wakes other threads                 catch_up, call
  *
@@ -97,7 +98,11 @@ EXPORT void pthread_exit(void* value) {
 
 /* ---- mutexes ---- */
 
+/* Locking pays the caller's debt first, while it holds nothing: paid later,
+ * at unlock, the delay would stretch the critical section and hold up every
+ * thread waiting for the lock, which a real speed-up would not do. */
 EXPORT int pthread_mutex_lock(pthread_mutex_t* m) {
+  andweorc_rt_catch_up();
   andweorc_rt_pre_block();
   int rc = REAL(pthread_mutex_lock)(m);
   andweorc_rt_post_block(1);
@@ -127,8 +132,10 @@ EXPORT int pthread_mutex_unlock(pthread_mutex_t* m) {
 
 /* ---- condition variables ---- */
 
+/* Waiting releases the mutex, which may wake a thread; but paying here would
+ * mean paying while holding the mutex. The debt is carried into the wait
+ * instead, which absorbs it (delay_engine.h). */
 EXPORT int pthread_cond_wait(pthread_cond_t* c, pthread_mutex_t* m) {
-  andweorc_rt_catch_up(); /* waiting releases the mutex: may wake a thread */
   andweorc_rt_pre_block();
   int rc = REAL_V(pthread_cond_wait)(c, m);
   andweorc_rt_post_block(1);
@@ -137,7 +144,6 @@ EXPORT int pthread_cond_wait(pthread_cond_t* c, pthread_mutex_t* m) {
 
 EXPORT int pthread_cond_timedwait(pthread_cond_t* c, pthread_mutex_t* m,
                                   const struct timespec* t) {
-  andweorc_rt_catch_up();
   andweorc_rt_pre_block();
   int rc = REAL_V(pthread_cond_timedwait)(c, m, t);
   andweorc_rt_post_block(rc == 0);
@@ -146,7 +152,6 @@ EXPORT int pthread_cond_timedwait(pthread_cond_t* c, pthread_mutex_t* m,
 
 EXPORT int pthread_cond_clockwait(pthread_cond_t* c, pthread_mutex_t* m,
                                   clockid_t clock, const struct timespec* t) {
-  andweorc_rt_catch_up();
   andweorc_rt_pre_block();
   int rc = REAL(pthread_cond_clockwait)(c, m, clock, t);
   andweorc_rt_post_block(rc == 0);
@@ -167,6 +172,7 @@ EXPORT int pthread_cond_broadcast(pthread_cond_t* c) {
 
 #define RWLOCK_BLOCKING(name)            \
   EXPORT int name(pthread_rwlock_t* l) { \
+    andweorc_rt_catch_up();              \
     andweorc_rt_pre_block();             \
     int rc = REAL(name)(l);              \
     andweorc_rt_post_block(1);           \
