@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "runtime/address_table.h"
@@ -19,6 +20,11 @@ constexpr long kPeriodNs = 20 * 1000 * 1000;
 constexpr int kPassesPerSnapshot = 25;  // 0.5 s
 
 bool g_running = false;
+// Contention scaling (contention.h) is experimental and off by default:
+// schedstat's run-queue wait also counts wake-up latency, which inflates
+// the scale of threads that block often and over-predicts thread pools and
+// event loops (bench/accuracy). ANDWEORC_CONTENTION=1 turns it on.
+bool g_contention = false;
 bool g_stop = false;
 pthread_t g_thread;
 
@@ -28,7 +34,7 @@ void* collector_main(void*) {
     timespec ts{0, kPeriodNs};
     nanosleep(&ts, nullptr);
     // Only experiments use the CPU shares (the table exists only then).
-    if (address_table() != nullptr) update_contention();
+    if (g_contention && address_table() != nullptr) update_contention();
     io_lock().lock();
     raw_drain_all_rings();
     if (++pass % kPassesPerSnapshot == 0) points_write_snapshot();
@@ -41,6 +47,8 @@ void* collector_main(void*) {
 
 void collector_start() {
   if (g_running) return;
+  if (const char* c = getenv("ANDWEORC_CONTENTION"); c && c[0] == '1')
+    g_contention = true;
   g_stop = false;
   sigset_t all, old;
   sigfillset(&all);
