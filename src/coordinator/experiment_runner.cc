@@ -94,8 +94,10 @@ bool ExperimentRunner::choose_selection(uint32_t* id) {
 
 int ExperimentRunner::choose_speedup() {
   if (config_.fixed_speedup >= 0) {
-    // A fixed speed-up still needs 0% baselines to compare against.
-    return int(rng_() % 100) < kZeroSpeedupPercent ? 0 : config_.fixed_speedup;
+    // A fixed speed-up still needs 0% baselines to compare against. They
+    // alternate with it, so that slow drifts in the program (warm-up,
+    // phases) hit both alike instead of biasing the comparison.
+    return (experiments_++ % 2 == 0) ? config_.fixed_speedup : 0;
   }
   if (int(rng_() % 100) < kZeroSpeedupPercent) return 0;
   return 5 * int(1 + rng_() % 20);

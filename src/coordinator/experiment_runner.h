@@ -57,6 +57,7 @@ class ExperimentRunner {
   runtime::DelayEngine& engine_;
   std::mt19937_64 rng_;
   uint64_t length_ns_;
+  uint64_t experiments_ = 0;
   std::vector<uint32_t> fixed_lines_;
   std::map<std::string, bool> ever_visited_;
 };

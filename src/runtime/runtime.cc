@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runtime/address_table.h"
 #include "runtime/collector.h"
 #include "runtime/coordinator_hook.h"
 #include "runtime/perf_sampler.h"
@@ -104,6 +105,11 @@ void on_fork_parent() {
 }
 void on_fork_child() {
   if (!g_active) return;
+  // The coordinator thread does not exist in the child: no experiment may
+  // stay selected there, or its threads would be delayed forever. The child
+  // is sampled; experiments run in the original process only.
+  clear_selection();
+  g_delay_engine.end_experiment();
   g_io_lock.reset_after_fork();
   g_pid = int(getpid());
   thread_states_after_fork_child();
