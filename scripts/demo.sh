@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh -DANDWEORC_BUILD_TESTS=OFF -DANDWEORC_BUILD_BENCH=OFF
-build/bin/andweorc run -o build/hot_loop.profile.json -- build/bin/hot_loop
+# ~7 s: long enough for ~30 experiments, so the causal estimates have data.
+build/bin/andweorc run -o build/hot_loop.profile.json -- build/bin/hot_loop 8000
