@@ -198,25 +198,39 @@ std::string ExperimentRunner::run_end_to_end(const bool* stop) {
   uint32_t sel = 0;
   while (!choose_selection(&sel))
     if (!sleep_unless_stopped(20000000, stop)) return "";
-  int speedup = config_.fixed_speedup >= 0
-                    ? config_.fixed_speedup
-                    : (int(rng_() % 100) < kZeroSpeedupPercent
-                           ? 0
-                           : 5 * int(1 + rng_() % 20));
-  PointSnapshot before = snapshot_points();
-  uint64_t start = runtime::monotonic_ns(), g0 = engine_.global();
+  // One experiment per run: with a fixed speed-up, some runs must still be
+  // 0% baselines, chosen at random since runs do not know of each other.
+  int speedup = int(rng_() % 100) < kZeroSpeedupPercent ? 0
+                : config_.fixed_speedup >= 0            ? config_.fixed_speedup
+                                             : 5 * int(1 + rng_() % 20);
+  Running r = begin(sel, speedup);
+  while (sleep_unless_stopped(1000000000, stop)) {
+  }
+  finish(r, /*end_to_end=*/true);
+  return "";
+}
+
+ExperimentRunner::Running ExperimentRunner::begin(uint32_t sel, int speedup) {
+  Running r{sel, speedup, snapshot_points(), runtime::monotonic_ns(),
+            engine_.global()};
   runtime::set_selection(int32_t(sel), config_.function_granularity
                                            ? runtime::Granularity::kFunction
                                            : runtime::Granularity::kLine);
   engine_.start_experiment(config_.period_ns * uint64_t(speedup) / 100);
-  while (sleep_unless_stopped(1000000000, stop)) {
-  }
+  return r;
+}
+
+PointSnapshot ExperimentRunner::finish(const Running& r, bool end_to_end,
+                                       bool keep) {
   runtime::clear_selection();
   uint64_t hits = engine_.hits();
   engine_.end_experiment();
-  record(sel, speedup, start, runtime::monotonic_ns(), engine_.global() - g0,
-         hits, before, snapshot_points(), /*end_to_end=*/true);
-  return "";
+  uint64_t end = runtime::monotonic_ns(), delay = engine_.global() - r.g0;
+  PointSnapshot after = snapshot_points();
+  if (keep)
+    record(r.selection, r.speedup, r.start, end, delay, hits, r.before, after,
+           end_to_end);
+  return after;
 }
 
 std::string ExperimentRunner::run(const bool* stop) {
@@ -241,22 +255,12 @@ std::string ExperimentRunner::run(const bool* stop) {
       if (!sleep_unless_stopped(20000000, stop)) break;
       continue;
     }
-    int speedup = choose_speedup();
-    PointSnapshot before = snapshot_points();
-    uint64_t start = runtime::monotonic_ns(), g0 = engine_.global();
-    runtime::set_selection(int32_t(sel), config_.function_granularity
-                                             ? runtime::Granularity::kFunction
-                                             : runtime::Granularity::kLine);
-    engine_.start_experiment(config_.period_ns * uint64_t(speedup) / 100);
+    Running r = begin(sel, choose_speedup());
     bool completed = sleep_unless_stopped(length_ns_, stop);
-    runtime::clear_selection();
-    uint64_t hits = engine_.hits();
-    engine_.end_experiment();
-    uint64_t end = runtime::monotonic_ns(), g1 = engine_.global();
-    PointSnapshot after = snapshot_points();
-    if (!completed) break;  // cut short by exit: not a valid measurement
-    record(sel, speedup, start, end, g1 - g0, hits, before, after, false);
-    adapt_length(before, after);
+    // Cut short by exit: not a valid measurement, not recorded.
+    PointSnapshot after = finish(r, /*end_to_end=*/false, completed);
+    if (!completed) break;
+    adapt_length(r.before, after);
     if (!sleep_unless_stopped(config_.cooloff_ns, stop)) break;
   }
   return "";

@@ -43,6 +43,18 @@ class ExperimentRunner {
   // Picks what to speed up: a line id, or a function id with
   // --granularity function; false while nothing has been sampled.
   bool choose_selection(uint32_t* id);
+
+  // One experiment from start to end: begin() selects and starts inserting
+  // delays; finish() stops, and records it when `keep`.
+  struct Running {
+    uint32_t selection;
+    int speedup;
+    PointSnapshot before;
+    uint64_t start;
+    uint64_t g0;  // global delay count at the start
+  };
+  Running begin(uint32_t selection, int speedup);
+  PointSnapshot finish(const Running& r, bool end_to_end, bool keep = true);
   int choose_speedup();
   // Sleeps up to ns in short slices; false if asked to stop meanwhile.
   bool sleep_unless_stopped(uint64_t ns, const bool* stop);

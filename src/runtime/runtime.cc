@@ -199,6 +199,16 @@ void disable_thread_sampler(ThreadState* s) {
   timer_disable(s);
 }
 
+// Everything this process image has, ending with the end record. Caller
+// holds io_lock.
+void write_final_records() {
+  raw_drain_all_rings();
+  points_write_snapshot();
+  raw_write_maps();
+  raw::EndRecord end{monotonic_ns()};
+  raw_write(raw::kEnd, &end, sizeof end);
+}
+
 void runtime_shutdown() {
   if (!runtime_active() || !is_original_process()) return;
   if (__atomic_exchange_n(&g_shut_down, true, __ATOMIC_ACQ_REL)) return;
@@ -206,11 +216,7 @@ void runtime_shutdown() {
   collector_stop();
   stop_all_samplers();
   g_io_lock.lock();
-  raw_drain_all_rings();
-  points_write_snapshot();
-  raw_write_maps();
-  raw::EndRecord end{monotonic_ns()};
-  raw_write(raw::kEnd, &end, sizeof end);
+  write_final_records();
   __atomic_store_n(&g_active, false, __ATOMIC_RELEASE);
   raw_close();
   g_io_lock.unlock();
@@ -236,11 +242,7 @@ void runtime_before_exec() {
   // one has. The file stays open (it is O_CLOEXEC) in case exec fails.
   if (!runtime_active() || !is_original_process()) return;
   g_io_lock.lock();
-  raw_drain_all_rings();
-  points_write_snapshot();
-  raw_write_maps();
-  raw::EndRecord end{monotonic_ns()};
-  raw_write(raw::kEnd, &end, sizeof end);
+  write_final_records();
   g_io_lock.unlock();
 }
 
