@@ -101,35 +101,54 @@ ANDWEORC_SIGNAL_SAFE void raw_write_maps() {
   raw_write(raw::kMaps, g_maps, len);
 }
 
-ANDWEORC_SIGNAL_SAFE void raw_drain_all_rings() {
-  if (g_fd < 0) return;
-  uint64_t lost = 0;
-  size_t staged = 0;
-  for (int i = 0, n = thread_slot_count(); i < n; ++i) {
-    ThreadState* s = thread_slot(i);
-    if (!s->ring.ready()) continue;
-    size_t avail = s->ring.readable();
-    while (avail >= sizeof(raw::SampleHeader)) {
-      raw::SampleHeader sh;
-      s->ring.peek(0, &sh, sizeof sh);
-      size_t len = sizeof sh + size_t(sh.nframes) * sizeof(uint64_t);
-      if (len > avail) break;  // cannot happen: pushes are whole records
-      if (staged + len > sizeof g_staging) {
-        raw_write(raw::kSamples, g_staging, staged);
-        staged = 0;
-      }
-      s->ring.peek(0, g_staging + staged, len);
-      staged += len;
-      s->ring.consume(len);
-      avail -= len;
+namespace {
+
+// Moves one ring's complete samples into g_staging, writing a kSamples record
+// whenever it fills. Returns the samples the ring dropped.
+ANDWEORC_SIGNAL_SAFE uint64_t stage_ring(ThreadState* s, size_t* staged) {
+  if (!s->ring.ready()) return 0;
+  size_t avail = s->ring.readable();
+  while (avail >= sizeof(raw::SampleHeader)) {
+    raw::SampleHeader sh;
+    s->ring.peek(0, &sh, sizeof sh);
+    size_t len = sizeof sh + size_t(sh.nframes) * sizeof(uint64_t);
+    if (len > avail) break;  // cannot happen: pushes are whole records
+    if (*staged + len > sizeof g_staging) {
+      raw_write(raw::kSamples, g_staging, *staged);
+      *staged = 0;
     }
-    lost += s->ring.take_dropped();
+    s->ring.peek(0, g_staging + *staged, len);
+    *staged += len;
+    s->ring.consume(len);
+    avail -= len;
   }
+  return s->ring.take_dropped();
+}
+
+ANDWEORC_SIGNAL_SAFE void flush_staged(size_t staged, uint64_t lost) {
   if (staged > 0) raw_write(raw::kSamples, g_staging, staged);
   if (lost > 0) {
     raw::LostRecord lr{lost};
     raw_write(raw::kLost, &lr, sizeof lr);
   }
+}
+
+}  // namespace
+
+ANDWEORC_SIGNAL_SAFE void raw_drain_all_rings() {
+  if (g_fd < 0) return;
+  uint64_t lost = 0;
+  size_t staged = 0;
+  for (int i = 0, n = thread_slot_count(); i < n; ++i)
+    lost += stage_ring(thread_slot(i), &staged);
+  flush_staged(staged, lost);
+}
+
+ANDWEORC_SIGNAL_SAFE void raw_drain_ring(ThreadState* s) {
+  if (g_fd < 0) return;
+  size_t staged = 0;
+  uint64_t lost = stage_ring(s, &staged);
+  flush_staged(staged, lost);
 }
 
 }  // namespace andweorc::runtime

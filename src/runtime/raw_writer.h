@@ -25,6 +25,8 @@ ANDWEORC_SIGNAL_SAFE void raw_write_note(const char* text);
 ANDWEORC_SIGNAL_SAFE void raw_write_maps();
 // Moves all complete samples out of every thread's ring into the file.
 ANDWEORC_SIGNAL_SAFE void raw_drain_all_rings();
+// The same for one thread's ring (a thread that is exiting).
+ANDWEORC_SIGNAL_SAFE void raw_drain_ring(struct ThreadState* s);
 
 }  // namespace andweorc::runtime
 

@@ -103,7 +103,7 @@ void unregister_current_thread() {
   // Hand the remaining samples and counts over before the slot is reused.
   io_lock().lock();
   if (runtime_active()) {
-    raw_drain_all_rings();
+    raw_drain_ring(s);  // only this thread's: the others are the collector's
     raw::ThreadRecord tr{uint32_t(s->tid), raw::kThreadExit, monotonic_ns()};
     raw_write(raw::kThread, &tr, sizeof tr);
   }
