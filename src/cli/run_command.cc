@@ -16,6 +16,7 @@
 #include "cli/commands.h"
 #include "cli/duration.h"
 #include "cli/exit_codes.h"
+#include "cli/progress_display.h"
 #include "cli/runtime_locator.h"
 #include "cli/terminal.h"
 #include "ingest/profile_builder.h"
@@ -42,6 +43,7 @@ struct RunOptions {
   std::string keep_raw;
   size_t top = 10;
   bool quiet = false;
+  bool no_progress = false;
   // causal experiments (names as Coz's where Coz has them)
   bool no_experiments = false;
   std::string fixed_line;
@@ -184,8 +186,12 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
 
   auto start_wall = std::chrono::system_clock::now();
   auto start = std::chrono::steady_clock::now();
+  std::optional<ProgressDisplay> progress;
+  if (!o.quiet && !o.no_progress && is_terminal(2))
+    progress.emplace(data_dir, !o.no_experiments, 2);
   ChildResult child =
       run_child(command, runtime_environment(o, runtime, data_dir, *period));
+  if (progress) progress->stop();
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
@@ -275,7 +281,11 @@ CommandRunner add_run_command(CLI::App& app,
       ->capture_default_str();
   cmd->add_option("--keep-raw", o->keep_raw,
                   "Keep the runtime's raw records in this directory");
-  cmd->add_flag("-q,--quiet", o->quiet, "Do not print the summary");
+  cmd->add_flag("-q,--quiet", o->quiet,
+                "Print neither progress nor the summary");
+  cmd->add_flag("--no-progress", o->no_progress,
+                "Do not show progress (shown only when standard error is a "
+                "terminal)");
   cmd->add_option("--format", o->format,
                   "Profile format: json, or coz (Coz's profile.coz; appended, "
                   "so runs merge). Default: coz for a .coz output, else json")

@@ -77,34 +77,8 @@ const std::vector<uint32_t>& frames_for(ProcessContext& ctx, uint64_t address,
 }
 
 void add_experiments(const RawProcess& p, profile::Profile* out) {
-  for (const RawExperiment& re : p.experiments) {
-    profile::Experiment e;
-    e.file = re.file;
-    e.line = re.line;
-    e.function = re.function;
-    e.granularity = re.function_granularity ? "function" : "line";
-    e.speedup_pct = re.speedup_pct;
-    e.duration_s = double(re.duration_ns) / 1e9;
-    e.delay_s = double(re.delay_ns) / 1e9;
-    e.selected_samples = re.selected_samples;
-    e.pid = p.pid;
-    for (const RawExperimentPoint& rp : re.points) {
-      profile::PointDelta d;
-      d.name = rp.name;
-      d.kind = rp.latency ? profile::PointKind::kLatency
-                          : profile::PointKind::kThroughput;
-      if (rp.latency) {
-        d.arrivals = rp.delta;
-        d.departures = rp.departures;
-        d.in_flight_start = rp.in_flight_start;
-        d.in_flight_end = rp.in_flight_end;
-      } else {
-        d.visits = rp.delta;
-      }
-      e.points.push_back(std::move(d));
-    }
-    out->experiments.push_back(std::move(e));
-  }
+  for (const RawExperiment& re : p.experiments)
+    out->experiments.push_back(to_experiment(re, p.pid));
 }
 
 void add_process_warnings(const RawProcess& p, profile::Profile* out) {
@@ -137,6 +111,35 @@ void add_module_warnings(const symbols::Symbolizer& symbolizer,
 }
 
 }  // namespace
+
+profile::Experiment to_experiment(const RawExperiment& re, int pid) {
+  profile::Experiment e;
+  e.file = re.file;
+  e.line = re.line;
+  e.function = re.function;
+  e.granularity = re.function_granularity ? "function" : "line";
+  e.speedup_pct = re.speedup_pct;
+  e.duration_s = double(re.duration_ns) / 1e9;
+  e.delay_s = double(re.delay_ns) / 1e9;
+  e.selected_samples = re.selected_samples;
+  e.pid = pid;
+  for (const RawExperimentPoint& rp : re.points) {
+    profile::PointDelta d;
+    d.name = rp.name;
+    d.kind = rp.latency ? profile::PointKind::kLatency
+                        : profile::PointKind::kThroughput;
+    if (rp.latency) {
+      d.arrivals = rp.delta;
+      d.departures = rp.departures;
+      d.in_flight_start = rp.in_flight_start;
+      d.in_flight_end = rp.in_flight_end;
+    } else {
+      d.visits = rp.delta;
+    }
+    e.points.push_back(std::move(d));
+  }
+  return e;
+}
 
 void build_profile(const std::vector<RawProcess>& processes,
                    const BuildOptions& options, symbols::Symbolizer& symbolizer,

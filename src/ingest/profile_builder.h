@@ -21,6 +21,9 @@ struct BuildOptions {
   std::vector<std::string> source_scope;  // empty: default_source_scope()
 };
 
+// One raw experiment of process `pid` as the profile records it.
+profile::Experiment to_experiment(const RawExperiment& raw, int pid);
+
 // Fills everything but profile->run (which the caller knows).
 void build_profile(const std::vector<RawProcess>& processes,
                    const BuildOptions& options, symbols::Symbolizer& symbolizer,

@@ -68,10 +68,12 @@ bool read_string(const std::string& buf, size_t* pos, size_t end, uint32_t len,
   return true;
 }
 
-void parse_experiment(const std::string& buf, size_t pos, size_t end,
-                      RawProcess* out) {
+}  // namespace
+
+bool decode_experiment(const std::string& buf, size_t pos, size_t end,
+                       RawExperiment* out) {
   raw::ExperimentHeader h;
-  if (!read_pod(buf, pos, end, &h)) return;
+  if (!read_pod(buf, pos, end, &h)) return false;
   pos += sizeof h;
   RawExperiment e;
   e.start_ns = h.start_ns;
@@ -83,13 +85,13 @@ void parse_experiment(const std::string& buf, size_t pos, size_t end,
   e.line = int(h.line);
   if (!read_string(buf, &pos, end, h.file_len, &e.file) ||
       !read_string(buf, &pos, end, h.function_len, &e.function))
-    return;
+    return false;
   for (uint32_t i = 0; i < h.npoints; ++i) {
     raw::ExperimentPoint p;
-    if (!read_pod(buf, pos, end, &p)) return;
+    if (!read_pod(buf, pos, end, &p)) return false;
     pos += sizeof p;
     RawExperimentPoint rp;
-    if (!read_string(buf, &pos, end, p.name_len, &rp.name)) return;
+    if (!read_string(buf, &pos, end, p.name_len, &rp.name)) return false;
     rp.latency = p.kind != 1;  // ANDWEORC_KIND_THROUGHPUT
     rp.delta = p.delta;
     rp.departures = p.departures;
@@ -98,11 +100,10 @@ void parse_experiment(const std::string& buf, size_t pos, size_t end,
     e.points.push_back(std::move(rp));
   }
   // A speed-up outside 0..100 or a torn record is not a measurement.
-  if (e.speedup_pct < 0 || e.speedup_pct > 100) return;
-  out->experiments.push_back(std::move(e));
+  if (e.speedup_pct < 0 || e.speedup_pct > 100) return false;
+  *out = std::move(e);
+  return true;
 }
-
-}  // namespace
 
 bool read_raw_file(const std::string& path, RawProcess* out,
                    std::string* error) {
@@ -176,9 +177,12 @@ bool read_raw_file(const std::string& path, RawProcess* out,
       case raw::kNote:
         out->notes.push_back(buf.substr(body, rh.size));
         break;
-      case raw::kExperiment:
-        parse_experiment(buf, body, end, out);
+      case raw::kExperiment: {
+        RawExperiment e;
+        if (decode_experiment(buf, body, end, &e))
+          out->experiments.push_back(std::move(e));
         break;
+      }
       case raw::kEnd: {
         raw::EndRecord er;
         if (read_pod(buf, body, end, &er)) out->end_ns = er.time_ns;

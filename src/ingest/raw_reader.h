@@ -66,6 +66,11 @@ struct RawProcess {
   std::vector<RawExperiment> experiments;
 };
 
+// Decodes the payload of one kExperiment record, buf[pos, end). Returns
+// false for a torn record or a speed-up outside 0..100.
+bool decode_experiment(const std::string& buf, size_t pos, size_t end,
+                       RawExperiment* out);
+
 // Reads one raw file. On failure returns false and sets *error to one line.
 bool read_raw_file(const std::string& path, RawProcess* out,
                    std::string* error);

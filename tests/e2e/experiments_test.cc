@@ -127,5 +127,25 @@ TEST_F(Experiments, UnknownFixedLineIsReported) {
   EXPECT_TRUE(said);
 }
 
+// Progress goes to standard error only when it is a terminal: `script` gives
+// the run a pseudo-terminal; run_command() gives it pipes.
+TEST_F(Experiments, ProgressIsShownOnATerminalOnly) {
+  std::string run = std::string(ANDWEORC_BIN) + " run -o " + dir_ +
+                    "/tty.json --seed 7 --experiment-time 50ms -- " +
+                    program() + " serial 2000";
+  RunResult tty = run_command(
+      {"/usr/bin/env", "TERM=xterm", "script", "-qefc", run, "/dev/null"});
+  EXPECT_EQ(tty.status, 0) << tty.err;
+  EXPECT_NE(tty.out.find("\r\033[Kandweorc: "), std::string::npos) << tty.out;
+  EXPECT_NE(tty.out.find(" experiments"), std::string::npos) << tty.out;
+
+  RunResult piped = run_command({ANDWEORC_BIN, "run", "-o", dir_ + "/p.json",
+                                 "--seed", "7", "--experiment-time", "50ms",
+                                 "--", program(), "serial", "300"});
+  EXPECT_EQ(piped.status, 0) << piped.err;
+  EXPECT_EQ(piped.err.find("\033[K"), std::string::npos);
+  EXPECT_EQ(piped.out.find("\033[K"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace andweorc::testing

@@ -7,45 +7,14 @@
 #include <cstring>
 #include <fstream>
 
+#include "raw_file_builder.h"
 #include "runtime/raw_format.h"
 
 namespace andweorc::ingest {
 namespace {
 
 namespace raw = andweorc::raw;
-
-class RawFile {
- public:
-  RawFile() {
-    raw::FileHeader fh{};
-    std::memcpy(fh.magic, raw::kMagic, sizeof fh.magic);
-    fh.version = raw::kRawVersion;
-    fh.header_size = sizeof fh;
-    append(&fh, sizeof fh);
-  }
-  void record(uint32_t type, const void* body, size_t len) {
-    raw::RecordHeader h{type, uint32_t(len)};
-    append(&h, sizeof h);
-    append(body, len);
-    static const char zeros[8] = {};
-    append(zeros, raw::padded8(uint32_t(len)) - len);
-  }
-  void append(const void* p, size_t n) {
-    bytes_.append(static_cast<const char*>(p), n);
-  }
-  std::string write(size_t keep = std::string::npos) const {
-    char path[] = "/tmp/andweorc-raw-test-XXXXXX";
-    int fd = mkstemp(path);
-    std::string data = bytes_.substr(0, keep);
-    EXPECT_EQ(::write(fd, data.data(), data.size()), ssize_t(data.size()));
-    close(fd);
-    return path;
-  }
-  size_t size() const { return bytes_.size(); }
-
- private:
-  std::string bytes_;
-};
+using testing_raw::RawFile;
 
 std::string sample_body(uint32_t tid, std::initializer_list<uint64_t> frames) {
   raw::SampleHeader sh{};

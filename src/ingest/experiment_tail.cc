@@ -1,0 +1,87 @@
+// experiment_tail.cc: see experiment_tail.h.
+#include "ingest/experiment_tail.h"
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "ingest/profile_builder.h"
+#include "ingest/raw_reader.h"
+#include "runtime/raw_format.h"
+
+namespace andweorc::ingest {
+namespace {
+
+namespace raw = andweorc::raw;
+
+// Bytes read per file per poll: a program that samples many threads can
+// append megabytes per second; the rest waits for the next poll.
+constexpr uint64_t kMaxChunk = 16u << 20;
+
+std::string read_from(const std::string& path, uint64_t offset) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  if (size < 0 || uint64_t(size) <= offset) return {};
+  uint64_t n = std::min<uint64_t>(uint64_t(size) - offset, kMaxChunk);
+  std::string buf(n, '\0');
+  in.seekg(std::streamoff(offset));
+  in.read(buf.data(), std::streamsize(n));
+  buf.resize(size_t(in.gcount()));
+  return buf;
+}
+
+}  // namespace
+
+std::vector<profile::Experiment> ExperimentTail::poll() {
+  std::vector<profile::Experiment> out;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
+    if (entry.path().extension() != raw::kRawSuffix) continue;
+    FileState& state = files_[entry.path().string()];
+    if (!state.ignored) read_new(entry.path().string(), &state, &out);
+  }
+  return out;
+}
+
+void ExperimentTail::read_new(const std::string& path, FileState* state,
+                              std::vector<profile::Experiment>* out) {
+  std::string buf = read_from(path, state->offset);
+  size_t pos = 0;
+  if (state->offset == 0) {
+    raw::FileHeader fh;
+    if (buf.size() < sizeof fh) return;  // not written yet
+    std::memcpy(&fh, buf.data(), sizeof fh);
+    if (std::memcmp(fh.magic, raw::kMagic, sizeof fh.magic) != 0 ||
+        fh.version != raw::kRawVersion) {
+      state->ignored = true;
+      return;
+    }
+    pos = std::max<size_t>(fh.header_size, sizeof fh);
+  }
+  while (pos + sizeof(raw::RecordHeader) <= buf.size()) {
+    raw::RecordHeader rh;
+    std::memcpy(&rh, buf.data() + pos, sizeof rh);
+    if (rh.size > kMaxChunk - sizeof rh) {
+      state->ignored = true;  // corrupt, or too large to ever fit a chunk
+      break;
+    }
+    size_t body = pos + sizeof rh;
+    size_t next = body + raw::padded8(rh.size);
+    if (next > buf.size()) break;  // still being written, or cut by the chunk
+    if (rh.type == raw::kProcess && rh.size >= sizeof(raw::ProcessRecord)) {
+      raw::ProcessRecord pr;
+      std::memcpy(&pr, buf.data() + body, sizeof pr);
+      state->pid = pr.pid;
+    } else if (rh.type == raw::kExperiment) {
+      RawExperiment e;
+      if (decode_experiment(buf, body, body + rh.size, &e))
+        out->push_back(to_experiment(e, state->pid));
+    }
+    pos = next;
+  }
+  state->offset += pos;
+}
+
+}  // namespace andweorc::ingest

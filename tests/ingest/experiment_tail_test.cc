@@ -1,0 +1,125 @@
+// Tests for following a running program's experiments: records are read
+// once each, records still being written wait, new files are picked up.
+#include "ingest/experiment_tail.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "raw_file_builder.h"
+
+namespace andweorc::ingest {
+namespace {
+
+namespace raw = andweorc::raw;
+namespace fs = std::filesystem;
+using testing_raw::RawFile;
+
+std::string pad8(std::string s) {
+  s.resize(raw::padded8(uint32_t(s.size())), '\0');
+  return s;
+}
+
+std::string experiment_body(uint32_t line, uint32_t pct, uint64_t visits) {
+  std::string file = "/src/main.cc", function = "work()", point = "done";
+  raw::ExperimentHeader h{};
+  h.duration_ns = 200000000;
+  h.delay_ns = 1000000;
+  h.speedup_pct = pct;
+  h.line = line;
+  h.npoints = 1;
+  h.file_len = uint32_t(file.size());
+  h.function_len = uint32_t(function.size());
+  raw::ExperimentPoint p{};
+  p.kind = 1;  // throughput
+  p.name_len = uint32_t(point.size());
+  p.delta = visits;
+  std::string body(reinterpret_cast<char*>(&h), sizeof h);
+  body += pad8(file) + pad8(function);
+  body.append(reinterpret_cast<char*>(&p), sizeof p);
+  return body + pad8(point);
+}
+
+class ExperimentTailTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char templ[] = "/tmp/andweorc-tail-test-XXXXXX";
+    ASSERT_NE(mkdtemp(templ), nullptr);
+    dir_ = templ;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  void write(const std::string& name, const std::string& bytes,
+             std::ios::openmode mode = std::ios::trunc) {
+    std::ofstream(dir_ + "/" + name, std::ios::binary | mode) << bytes;
+  }
+  std::string dir_;
+};
+
+TEST_F(ExperimentTailTest, ReadsEachCompleteRecordOnce) {
+  RawFile f;
+  raw::ProcessRecord pr{};
+  pr.pid = 4242;
+  f.record(raw::kProcess, &pr, sizeof pr);
+  uint64_t samples[8] = {};
+  f.record(raw::kSamples, samples, sizeof samples);
+  std::string e1 = experiment_body(12, 30, 500);
+  f.record(raw::kExperiment, e1.data(), e1.size());
+  size_t first = f.size();
+  std::string e2 = experiment_body(40, 0, 900);
+  f.record(raw::kExperiment, e2.data(), e2.size());
+  const std::string& all = f.bytes();
+
+  // The second experiment is cut in the middle, as while the collector
+  // writes it.
+  write("raw-4242-0.awr", all.substr(0, first + 20));
+  ExperimentTail tail(dir_);
+  std::vector<profile::Experiment> got = tail.poll();
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].line, 12);
+  EXPECT_EQ(got[0].speedup_pct, 30);
+  EXPECT_EQ(got[0].pid, 4242);
+  EXPECT_EQ(got[0].function, "work()");
+  ASSERT_EQ(got[0].points.size(), 1u);
+  EXPECT_EQ(got[0].points[0].visits, 500u);
+  EXPECT_DOUBLE_EQ(got[0].duration_s, 0.2);
+
+  EXPECT_TRUE(tail.poll().empty());
+  write("raw-4242-0.awr", all.substr(first + 20), std::ios::app);
+  got = tail.poll();
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].line, 40);
+  EXPECT_EQ(got[0].points[0].visits, 900u);
+  EXPECT_TRUE(tail.poll().empty());
+}
+
+TEST_F(ExperimentTailTest, PicksUpNewFilesAndSkipsForeignOnes) {
+  write("notes.awr", std::string(64, 'x'));  // wrong magic
+  write("empty.awr", "");                    // header not written yet
+  ExperimentTail tail(dir_);
+  EXPECT_TRUE(tail.poll().empty());
+
+  RawFile child;
+  std::string e = experiment_body(7, 50, 10);
+  child.record(raw::kExperiment, e.data(), e.size());
+  write("raw-99-1.awr", child.bytes());
+  write("empty.awr", child.bytes());
+  EXPECT_EQ(tail.poll().size(), 2u);
+}
+
+TEST_F(ExperimentTailTest, ACorruptSizeStopsThatFileOnly) {
+  RawFile bad;
+  raw::RecordHeader h{raw::kExperiment, 0xFFFFFFFFu};
+  bad.append(&h, sizeof h);
+  write("raw-1-0.awr", bad.bytes() + std::string(64, '\0'));
+  RawFile good;
+  std::string e = experiment_body(3, 10, 10);
+  good.record(raw::kExperiment, e.data(), e.size());
+  write("raw-2-0.awr", good.bytes());
+  ExperimentTail tail(dir_);
+  EXPECT_EQ(tail.poll().size(), 1u);
+  EXPECT_TRUE(tail.poll().empty());
+}
+
+}  // namespace
+}  // namespace andweorc::ingest
