@@ -19,6 +19,7 @@ struct ReportOptions {
   std::string format = "text";
   std::string output;
   size_t top = 10;
+  std::vector<std::string> source_roots;
 };
 
 int run_report(const ReportOptions& o) {
@@ -38,6 +39,8 @@ int run_report(const ReportOptions& o) {
     std::ostringstream out;
     report::HtmlOptions options;
     options.top = o.top;
+    options.source_roots = o.source_roots;
+    options.source_roots.push_back(".");
     report::write_html(*r.profile, out, options);
     text = out.str();
   } else if (o.format == "json") {
@@ -82,6 +85,10 @@ CommandRunner add_report_command(CLI::App& app) {
                   "it; - is standard output)");
   cmd->add_option("-n,--top", o->top, "Lines and functions to list")
       ->capture_default_str();
+  cmd->add_option("--source-root", o->source_roots,
+                  "html: also look for source files under DIR (repeatable; "
+                  "the working directory is always searched)")
+      ->type_name("DIR");
   return [o] { return run_report(*o); };
 }
 

@@ -54,20 +54,22 @@ class Sources {
       for (const SourceRequest& r : requests_) {
         out.push_back(OJson{{"file", r.file},
                             {"line", r.line},
+                            {"found_as", nullptr},
                             {"first_line", 0},
                             {"lines", OJson::array()},
                             {"error", "source not read"}});
       }
       return out;
     }
-    for (const SourceContext& c :
-         read_source_contexts(requests_, options.context_lines)) {
-      out.push_back(
-          OJson{{"file", c.file},
-                {"line", c.line},
-                {"first_line", c.first_line},
-                {"lines", c.lines},
-                {"error", c.error.empty() ? OJson(nullptr) : OJson(c.error)}});
+    for (const SourceContext& c : read_source_contexts(
+             requests_, options.context_lines, options.source_roots)) {
+      out.push_back(OJson{
+          {"file", c.file},
+          {"line", c.line},
+          {"found_as", c.found_as.empty() ? OJson(nullptr) : OJson(c.found_as)},
+          {"first_line", c.first_line},
+          {"lines", c.lines},
+          {"error", c.error.empty() ? OJson(nullptr) : OJson(c.error)}});
     }
     return out;
   }

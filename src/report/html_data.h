@@ -20,7 +20,8 @@
 //             predict(impact, x);
 //   sampling  {total, mapped, in_scope, lines, functions, more_lines,
 //             more_functions}: the top in-scope lines and functions;
-//   sources   [{file, line, first_line, lines, error}], referenced by index
+//   sources   [{file, line, found_as, first_line, lines, error}], referenced
+//             by index
 //             ("source") from causal and sampling lines;
 //   common_dir  the directory prefix shared by the files shown.
 // Numbers without a value are null.
@@ -29,6 +30,8 @@
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "experiments/analysis.h"
 #include "profile/profile.h"
@@ -39,6 +42,9 @@ struct HtmlOptions {
   size_t top = 30;           // rows of the sampling tables; 0 = all
   int context_lines = 3;     // source lines shown before and after a line
   bool read_sources = true;  // false: no file is opened (tests)
+  // Where to look for sources recorded with a relative path or found
+  // elsewhere (source_context.h); "." is the working directory.
+  std::vector<std::string> source_roots = {"."};
 };
 
 nlohmann::ordered_json html_data(const profile::Profile& p,

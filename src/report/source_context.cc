@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <string_view>
 
 namespace andweorc::report {
 namespace {
@@ -15,8 +16,41 @@ namespace {
 // A file's first lines, or why they could not be read.
 struct FileLines {
   std::vector<std::string> lines;
+  std::string found_as;
   std::string error;
 };
+
+bool is_regular_file(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// `file` as recorded, else its longest path suffix that exists under a
+// root; "" when none does.
+std::string locate(const std::string& file,
+                   const std::vector<std::string>& roots) {
+  if (is_regular_file(file)) return file;
+  // Suffixes at each '/' boundary, longest first; none that climbs up.
+  std::vector<std::string> suffixes;
+  for (size_t at = 0;;) {
+    std::string_view rest = std::string_view(file).substr(at);
+    if (!rest.empty() && rest[0] != '/' && !rest.starts_with("../") &&
+        !rest.starts_with("./")) {
+      suffixes.emplace_back(rest);
+    }
+    size_t slash = file.find('/', at);
+    if (slash == std::string::npos) break;
+    at = slash + 1;
+  }
+  for (const std::string& root : roots) {
+    for (const std::string& suffix : suffixes) {
+      std::string path =
+          root.empty() || root == "." ? suffix : root + "/" + suffix;
+      if (is_regular_file(path)) return path;
+    }
+  }
+  return "";
+}
 
 std::string shorten(std::string line) {
   if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -30,26 +64,27 @@ std::string shorten(std::string line) {
   return line + "...";
 }
 
-FileLines read_lines(const std::string& file, int last_line) {
+FileLines read_lines(const std::string& file, int last_line,
+                     const std::vector<std::string>& roots) {
   FileLines f;
-  struct stat st;
   if (file.empty()) {
     f.error = "no source file is known for this line";
     return f;
   }
-  if (stat(file.c_str(), &st) != 0) {
-    f.error = std::string("source not readable here: ") + strerror(errno);
+  std::string path = locate(file, roots);
+  if (path.empty()) {
+    struct stat st;
+    f.error = stat(file.c_str(), &st) == 0
+                  ? "source not readable here: not a regular file"
+                  : std::string("source not readable here: ") + strerror(errno);
     return f;
   }
-  if (!S_ISREG(st.st_mode)) {
-    f.error = "source not readable here: not a regular file";
-    return f;
-  }
-  std::ifstream in(file, std::ios::binary);
+  std::ifstream in(path, std::ios::binary);
   if (!in) {
     f.error = std::string("source not readable here: ") + strerror(errno);
     return f;
   }
+  if (path != file) f.found_as = path;
   std::string line;
   while (static_cast<int>(f.lines.size()) < last_line &&
          std::getline(in, line)) {
@@ -61,7 +96,8 @@ FileLines read_lines(const std::string& file, int last_line) {
 }  // namespace
 
 std::vector<SourceContext> read_source_contexts(
-    const std::vector<SourceRequest>& requests, int radius) {
+    const std::vector<SourceRequest>& requests, int radius,
+    const std::vector<std::string>& roots) {
   radius = std::max(radius, 0);
   std::map<std::string, int> last_line;
   for (const SourceRequest& r : requests) {
@@ -70,7 +106,7 @@ std::vector<SourceContext> read_source_contexts(
   }
   std::map<std::string, FileLines> files;
   for (const auto& [file, last] : last_line) {
-    files.emplace(file, read_lines(file, last));
+    files.emplace(file, read_lines(file, last, roots));
   }
   std::vector<SourceContext> out;
   for (const SourceRequest& r : requests) {
@@ -78,6 +114,7 @@ std::vector<SourceContext> read_source_contexts(
     c.file = r.file;
     c.line = r.line;
     const FileLines& f = files.at(r.file);
+    c.found_as = f.found_as;
     int count = static_cast<int>(f.lines.size());
     if (!f.error.empty()) {
       c.error = f.error;

@@ -3,9 +3,14 @@
 //
 // Contract: read_source_contexts reads each distinct file once, up to the
 // last line any request needs, and returns one SourceContext per request,
-// in request order. A context holds up to `radius` lines before and after
-// the requested line (fewer at the file's ends). Lines lose a trailing '\r'
-// and are cut at kMaxSourceLineBytes (on a UTF-8 boundary, marked with
+// in request order. A file is looked up as recorded, then (for paths the
+// compiler recorded relative to its build directory, or for a checkout in
+// another place) as each of its path suffixes, longest first, under each
+// of `roots` in order: "../../src/a.c" or "/home/ci/proj/src/a.c" is found
+// as "src/a.c" under root ".". The first regular file found is used. A context
+// holds up to `radius` lines before and after the requested line (fewer at the
+// file's ends). Lines lose a trailing '\r' and are cut at kMaxSourceLineBytes
+// (on a UTF-8 boundary, marked with
 // "..."). When the file cannot be read, or is shorter than the line, the
 // context says why in `error` and has no lines. Never throws but for
 // std::bad_alloc.
@@ -28,13 +33,15 @@ struct SourceRequest {
 struct SourceContext {
   std::string file;
   int line = 0;
+  std::string found_as;            // the path read, when not `file` itself
   int first_line = 0;              // number of lines[0]
   std::vector<std::string> lines;  // empty when `error` is set
   std::string error;               // "" when the lines were read
 };
 
 std::vector<SourceContext> read_source_contexts(
-    const std::vector<SourceRequest>& requests, int radius);
+    const std::vector<SourceRequest>& requests, int radius,
+    const std::vector<std::string>& roots = {});
 
 }  // namespace andweorc::report
 

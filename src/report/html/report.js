@@ -235,7 +235,11 @@
                      el('span', {class: 'ln'}, String(n)), text);
       pre.appendChild(row);
     });
-    return pre;
+    const caption = el('p', {class: 'source-caption muted'},
+      s.found_as ? 'Source as read from ' + s.found_as +
+                   ' when the report was written:'
+                 : 'Source when the report was written:');
+    return el('div', null, caption, pre);
   }
 
   function predictionsText(point, l) {
