@@ -5,8 +5,41 @@
 #         -DENTRIES="kName=path;kOther=path" -P embed_files.cmake
 # Each entry becomes `extern const std::string_view kName` (declared in
 # HEADER) over the file's exact bytes, so the program ships them without
-# reading anything at run time.
+# reading anything at run time, and `kNameSha256`, the base64 of the bytes'
+# SHA-256 (what a Content-Security-Policy 'sha256-...' source names).
 cmake_minimum_required(VERSION 3.25)
+
+# Base64 (RFC 4648, with padding) of the bytes spelled by `hex`.
+function(hex_to_base64 hex out)
+  set(alphabet
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+  string(LENGTH "${hex}" n)
+  set(result "")
+  set(i 0)
+  while(i LESS n)
+    string(SUBSTRING "${hex}" ${i} 6 chunk)
+    string(LENGTH "${chunk}" digits)
+    math(EXPR bytes "${digits} / 2")
+    while(digits LESS 6)
+      string(APPEND chunk "0")
+      math(EXPR digits "${digits} + 1")
+    endwhile()
+    math(EXPR v "0x${chunk}")
+    foreach(shift 18 12 6 0)
+      math(EXPR index "(${v} >> ${shift}) & 63")
+      string(SUBSTRING "${alphabet}" ${index} 1 c)
+      string(APPEND result "${c}")
+    endforeach()
+    # 1 byte -> 2 characters and "==", 2 bytes -> 3 and "=".
+    if(bytes EQUAL 1)
+      string(REGEX REPLACE "..$" "==" result "${result}")
+    elseif(bytes EQUAL 2)
+      string(REGEX REPLACE ".$" "=" result "${result}")
+    endif()
+    math(EXPR i "${i} + 6")
+  endwhile()
+  set(${out} "${result}" PARENT_SCOPE)
+endfunction()
 
 set(body "")
 foreach(entry IN LISTS ENTRIES)
@@ -32,12 +65,15 @@ foreach(entry IN LISTS ENTRIES)
   string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
   string(REPEAT "0x..," 16 sixteen)
   string(REGEX REPLACE "(${sixteen})" "\\1\n  " bytes "${bytes}")
+  file(SHA256 "${path}" sha256_hex)
+  hex_to_base64("${sha256_hex}" sha256)
   get_filename_component(file_name "${path}" NAME)
   string(APPEND body
     "// ${file_name}\n"
     "const unsigned char ${name}_bytes[] = {\n  ${bytes}0};\n"
     "}  // namespace\n"
     "const std::string_view ${name}(reinterpret_cast<const char*>(${name}_bytes), ${size});\n"
+    "const std::string_view ${name}Sha256 = \"${sha256}\";\n"
     "namespace {\n\n")
 endforeach()
 

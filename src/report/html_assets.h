@@ -16,6 +16,12 @@ extern const std::string_view kUplotCss;   // uPlot.min.css
 extern const std::string_view kReportJs;   // html/report.js
 extern const std::string_view kReportCss;  // html/report.css
 
+// Base64 SHA-256 of each, for the page's Content-Security-Policy.
+extern const std::string_view kUplotJsSha256;
+extern const std::string_view kUplotCssSha256;
+extern const std::string_view kReportJsSha256;
+extern const std::string_view kReportCssSha256;
+
 }  // namespace andweorc::report
 
 #endif  // ANDWEORC_REPORT_HTML_ASSETS_H_

@@ -1,6 +1,8 @@
 // html_report.cc: the page around the data: head, embedded assets, scripts.
 #include "report/html_report.h"
 
+#include <string>
+
 #include "experiments/analysis.h"
 #include "report/display.h"
 #include "report/html_assets.h"
@@ -10,10 +12,16 @@ namespace andweorc::report {
 namespace {
 
 // No fetch, image, font or frame may come from anywhere: the report is one
-// file that works offline. Inline scripts and styles are the page itself.
-constexpr const char* kContentSecurityPolicy =
-    "default-src 'none'; script-src 'unsafe-inline'; "
-    "style-src 'unsafe-inline'; img-src data:";
+// file that works offline. Only our two scripts may run, named by their
+// hashes, so even markup that slipped into the page could not run an inline
+// event handler or a script of its own. Styles cannot run code; uPlot sets
+// inline styles, so they stay allowed.
+std::string content_security_policy() {
+  return "default-src 'none'; script-src 'sha256-" +
+         std::string(kUplotJsSha256) + "' 'sha256-" +
+         std::string(kReportJsSha256) +
+         "'; style-src 'unsafe-inline'; img-src data:";
+}
 
 void element(std::ostream& out, const char* open, std::string_view body,
              const char* close) {
@@ -32,7 +40,7 @@ void write_html(const profile::Profile& p, std::ostream& out,
       << "<meta name=\"viewport\" content=\"width=device-width, "
          "initial-scale=1\">\n"
       << "<meta http-equiv=\"Content-Security-Policy\" content=\""
-      << kContentSecurityPolicy << "\">\n"
+      << content_security_policy() << "\">\n"
       << "<title>" << escape_html(title) << "</title>\n";
   element(out, "<style>", kUplotCss, "</style>");
   element(out, "<style>", kReportCss, "</style>");

@@ -8,7 +8,7 @@
 // the ranked table is the fixture's top line for every progress point; a
 // plot canvas has drawn pixels; hostile strings (in a function name, a
 // source line, the command and a warning) appear as text and injected no
-// element or script; sorting by a column reorders the rows; switching the
+// element or script, and the page's policy refuses inline handlers; sorting by a column reorders the rows; switching the
 // progress point redraws. Exit 0 on success, 1 on a failed check, 77 (the
 // ctest skip code) when Chromium is not installed.
 import {execFileSync} from 'node:child_process';
@@ -168,6 +168,15 @@ try {
 
   check(errors.length === 0, `no console or page errors (${errors.join('; ')})`);
   check(requests.length === 0, `no network request (${requests.join(', ')})`);
+
+  // Were markup ever to slip in, the page's policy would not run it.
+  const blocked = await page.evaluate(async () => {
+    document.body.insertAdjacentHTML('beforeend',
+      '<img src="data:," onerror="window.__pwned=4" onload="window.__pwned=4">');
+    await new Promise(r => setTimeout(r, 300));
+    return window.__pwned === undefined;
+  });
+  check(blocked, 'an inline event handler is refused by the page\'s policy');
 } finally {
   await context.close();
   fs.rmSync(userDataDir, {recursive: true, force: true});

@@ -121,6 +121,15 @@ TEST(HtmlReport, ReferencesNoExternalResource) {
             std::string::npos);
 }
 
+TEST(HtmlReport, OnlyTheEmbeddedScriptsMayRun) {
+  std::string html = page(hostile_profile());
+  std::string policy = "script-src 'sha256-" + std::string(kUplotJsSha256) +
+                       "' 'sha256-" + std::string(kReportJsSha256) + "';";
+  EXPECT_NE(html.find(policy), std::string::npos);
+  EXPECT_EQ(kUplotJsSha256.size(), 44u);  // base64 of 32 bytes
+  EXPECT_NE(kUplotJsSha256, kReportJsSha256);
+}
+
 TEST(HtmlData, LinesCarryTheirExperimentsAndCurve) {
   profile::Profile p = testing::causal_profile();
   experiments::Analysis a = experiments::analyze(p);
