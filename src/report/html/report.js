@@ -31,7 +31,9 @@
   }
 
   function num(v, digits) {
-    return v === null || v === undefined ? '–' : v.toFixed(digits);
+    if (v === null || v === undefined) return '–';
+    const s = v.toFixed(digits);
+    return /^-0\.?0*$/.test(s) ? s.slice(1) : s;  // no "-0.000"
   }
 
   function pct(v, digits) {
@@ -41,8 +43,8 @@
 
   function signedPct(v, digits) {
     if (v === null || v === undefined) return '–';
-    const s = (v * 100).toFixed(digits);
-    return (v >= 0 ? '+' : '') + s + '%';
+    const s = num(v * 100, digits);
+    return (s.startsWith('-') ? '' : '+') + s + '%';
   }
 
   function count(v) {
@@ -438,10 +440,11 @@
     const section = el('section', {id: 'causal'},
                        el('h2', null, 'Causal profile'));
     root.appendChild(section);
-    if (c.no_curves) section.appendChild(el('p', {class: 'notice'},
-                                            c.no_curves));
-    for (const n of c.notes) {
-      if (n !== c.no_curves) section.appendChild(el('p', {class: 'note'}, n));
+    // Without curves, the reason already says what the notes would.
+    if (c.no_curves) {
+      section.appendChild(el('p', {class: 'notice'}, c.no_curves));
+    } else {
+      for (const n of c.notes) section.appendChild(el('p', {class: 'note'}, n));
     }
     if (c.points.length === 0) return;
     section.appendChild(el('p', {class: 'muted'},
