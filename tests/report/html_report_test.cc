@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 #include <sstream>
 #include <string>
 
@@ -108,13 +107,35 @@ TEST(HtmlReport, HostileStringsCannotEndAnElement) {
   EXPECT_EQ(data["warnings"].back(), kHostile);
 }
 
+// The first attribute or CSS url() whose value leaves the file, or "".
+std::string external_reference(const std::string& html) {
+  for (std::string_view opener :
+       {"src=", "href=", "action=", "poster=", "url(", "@import"}) {
+    for (size_t at = html.find(opener); at != std::string::npos;
+         at = html.find(opener, at + 1)) {
+      if (opener == "@import") return "@import";
+      size_t v = at + opener.size();
+      while (v < html.size() &&
+             (html[v] == ' ' || html[v] == '"' || html[v] == '\'')) {
+        ++v;
+      }
+      std::string_view value = std::string_view(html).substr(v, 8);
+      if (value.starts_with("//") || value.starts_with("http:") ||
+          value.starts_with("https:")) {
+        return html.substr(at, 40);
+      }
+    }
+  }
+  return "";
+}
+
 TEST(HtmlReport, ReferencesNoExternalResource) {
+  EXPECT_EQ(external_reference("<img src= 'https://x/y.png'>"),
+            "src= 'https://x/y.png'>");
+  EXPECT_EQ(external_reference("a { background: url(//cdn/x) }"),
+            "url(//cdn/x) }");
   std::string html = lower(page(hostile_profile()));
-  std::regex external(
-      R"((src|href|action|poster|data)\s*=\s*["']?\s*(https?:)?//)"
-      R"(|url\(\s*["']?\s*(https?:)?//|@import)");
-  std::smatch m;
-  EXPECT_FALSE(std::regex_search(html, m, external)) << m.str();
+  EXPECT_EQ(external_reference(html), "");
   // And the browser is told to refuse any request the page might make.
   EXPECT_NE(html.find("http-equiv=\"content-security-policy\" "
                       "content=\"default-src 'none';"),
