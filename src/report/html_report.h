@@ -7,7 +7,8 @@
 // no string from the program or its sources can end the element. The page
 // script builds the DOM with textContent only. A Content-Security-Policy
 // forbids every network request, so the page works offline and cannot
-// leak, and lets only the two embedded scripts run (by their SHA-256). Deterministic for a given profile and set of source files.
+// leak, and lets only the two embedded scripts run (by their SHA-256).
+// Deterministic for a given profile and set of source files.
 #ifndef ANDWEORC_REPORT_HTML_REPORT_H_
 #define ANDWEORC_REPORT_HTML_REPORT_H_
 
