@@ -9,7 +9,14 @@ packages=(
   coz-profiler   # coz.h, for the Coz compatibility tests
   binutils       # strip, readelf
   clang-format   # style gate in scripts/test.sh
+  chromium       # the HTML report's browser test (tests/browser)
 )
+# Node.js and npm fetch uPlot (embedded into the HTML report at build time)
+# and playwright-core (drives chromium in the browser test). A Node already
+# on the machine (e.g. NodeSource's nodejs, which bundles npm and conflicts
+# with Debian's npm package) is kept.
+command -v node >/dev/null || packages+=(nodejs)
+command -v npm >/dev/null || packages+=(npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
@@ -20,4 +27,14 @@ if ((${#missing[@]})); then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+
+# The npm packages pinned by web/package-lock.json, reinstalled only when the
+# lockfile changed since the last install (a copy is kept in node_modules).
+web=$(cd "$(dirname "$0")/../web" && pwd)
+stamp="$web/node_modules/.andweorc-package-lock.json"
+if ! cmp -s "$web/package-lock.json" "$stamp"; then
+  echo "Installing npm packages into web/node_modules"
+  npm ci --prefix "$web" --no-audit --no-fund --loglevel=error
+  cp "$web/package-lock.json" "$stamp"
 fi

@@ -7,6 +7,7 @@
 #include "cli/terminal.h"
 #include "profile/atomic_file.h"
 #include "profile/profile_json.h"
+#include "report/html_report.h"
 #include "report/json_report.h"
 #include "report/text_report.h"
 
@@ -18,6 +19,7 @@ struct ReportOptions {
   std::string format = "text";
   std::string output;
   size_t top = 10;
+  std::vector<std::string> source_roots;
 };
 
 int run_report(const ReportOptions& o) {
@@ -26,8 +28,22 @@ int run_report(const ReportOptions& o) {
     std::cerr << "andweorc: " << r.error << "\n";
     return kExitUsage;
   }
+  if (o.format == "html" && o.output.empty()) {
+    // A page on a terminal helps no one: ask for a file (or "-" to pipe).
+    std::cerr << "andweorc: --format html needs -o FILE (or -o - for "
+                 "standard output)\n";
+    return kExitUsage;
+  }
   std::string text;
-  if (o.format == "json") {
+  if (o.format == "html") {
+    std::ostringstream out;
+    report::HtmlOptions options;
+    options.top = o.top;
+    options.source_roots = o.source_roots;
+    options.source_roots.push_back(".");
+    report::write_html(*r.profile, out, options);
+    text = out.str();
+  } else if (o.format == "json") {
     // The profile as data, plus the analysis tools would otherwise redo.
     std::ostringstream out;
     report::JsonOptions options;
@@ -62,12 +78,17 @@ CommandRunner add_report_command(CLI::App& app) {
   cmd->add_option("FILE", o->file, "Profile written by 'andweorc run'")
       ->required();
   cmd->add_option("-f,--format", o->format, "Output format")
-      ->check(CLI::IsMember({"text", "json"}))
+      ->check(CLI::IsMember({"text", "json", "html"}))
       ->capture_default_str();
   cmd->add_option("-o,--output", o->output,
-                  "Write to this file instead of standard output");
+                  "Write to this file instead of standard output (html needs "
+                  "it; - is standard output)");
   cmd->add_option("-n,--top", o->top, "Lines and functions to list")
       ->capture_default_str();
+  cmd->add_option("--source-root", o->source_roots,
+                  "html: also look for source files under DIR (repeatable; "
+                  "the working directory is always searched)")
+      ->type_name("DIR");
   return [o] { return run_report(*o); };
 }
 

@@ -144,7 +144,8 @@ std::vector<Group> group_experiments(const Profile& p) {
 
 LineImpact analyze_group(const Group& g, const PointKey& key,
                          const std::vector<Measure>& pooled_zeros,
-                         double baseline, const AnalysisOptions& options) {
+                         double baseline, const Experiment* experiments_begin,
+                         const AnalysisOptions& options) {
   LineImpact m;
   m.point = key.first;
   m.kind = key.second;
@@ -186,6 +187,8 @@ LineImpact analyze_group(const Group& g, const PointKey& key,
         x.push_back(s.x);
         y.push_back((reference - s.value) / reference);
         w.push_back(s.weight);
+        m.points.push_back({static_cast<size_t>(s.e - experiments_begin),
+                            x.back(), y.back(), w.back()});
       }
     }
     LineFit fit = fit_line(x, y, w);
@@ -288,8 +291,8 @@ Analysis analyze(const Profile& p, const AnalysisOptions& options) {
     }
     std::vector<LineImpact> impacts;
     for (const Group& g : groups) {
-      impacts.push_back(
-          analyze_group(g, key, pooled_zeros, s.baseline, options));
+      impacts.push_back(analyze_group(g, key, pooled_zeros, s.baseline,
+                                      p.experiments.data(), options));
     }
     rank_impacts(&impacts);
     for (LineImpact& m : impacts) a.impacts.push_back(std::move(m));

@@ -55,6 +55,14 @@ struct AnalysisOptions {
   int min_own_baseline = 2;
 };
 
+// One experiment as a point of a line's regression.
+struct FitPoint {
+  size_t experiment = 0;  // index into Profile::experiments
+  double x = 0;           // line speed-up, 0..1
+  double y = 0;           // program speed-up against the line's reference
+  double weight = 0;      // virtual duration, s
+};
+
 struct LineImpact {
   std::string point;  // progress point name
   profile::PointKind kind = profile::PointKind::kThroughput;
@@ -78,6 +86,9 @@ struct LineImpact {
   int speedup_levels = 0;        // distinct nonzero speed-ups among them
   int baseline_experiments = 0;  // of them at 0%
   bool own_baseline = false;     // the 0% points are the line's own
+  // The points the regression saw, 0% ones first (plots show them); empty
+  // when there was no reference to measure against.
+  std::vector<FitPoint> points;
 
   Verdict verdict = Verdict::kNotEnoughData;
   bool significant = false;

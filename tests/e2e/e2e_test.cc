@@ -279,6 +279,19 @@ TEST_F(E2E, ReportReprintsASavedProfile) {
       run_command({ANDWEORC_BIN, "report", profile_path(), "--format", "json"});
   EXPECT_EQ(json.status, 0);
   EXPECT_TRUE(profile::parse_profile(json.out).ok());
+  std::string html_path = dir_ + "/report.html";
+  RunResult html = run_command({ANDWEORC_BIN, "report", profile_path(),
+                                "--format", "html", "-o", html_path});
+  EXPECT_EQ(html.status, 0) << html.err;
+  std::ifstream in(html_path);
+  std::string page((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(page.find("hot_line.cc"), std::string::npos);
+  // A page on a terminal helps no one: html asks for -o.
+  RunResult no_output =
+      run_command({ANDWEORC_BIN, "report", profile_path(), "--format", "html"});
+  EXPECT_EQ(no_output.status, 2);
+  EXPECT_NE(no_output.err.find("needs -o FILE"), std::string::npos);
 }
 
 TEST_F(E2E, CorruptOrMissingProfileIsAOneLineError) {

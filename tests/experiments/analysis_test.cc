@@ -278,6 +278,37 @@ TEST(Analyze, ImpactsAreGroupedByPointInNameOrder) {
   EXPECT_EQ(a.impacts[1].point, "done");
 }
 
+TEST(Analyze, PointsAreTheRegressionsData) {
+  // c.c:3 uses the pooled baseline (3 s / 2500 visits = 1.2 ms per visit):
+  // its points are both pooled 0% runs, then its own 50% run; refitting
+  // them gives the analysis's line.
+  Profile p = with({throughput_exp("a.c", 1, 0, 1.0, 1000),
+                    throughput_exp("b.c", 2, 0, 2.0, 1500),
+                    throughput_exp("c.c", 3, 50, 1.0, 1000),
+                    throughput_exp("c.c", 3, 25, 1.0, 900)});
+  Analysis a = analyze(p);
+  const LineImpact* c = find(a, "done", "c.c", 3);
+  ASSERT_NE(c, nullptr);
+  ASSERT_TRUE(c->fitted);
+  ASSERT_EQ(c->points.size(), 4u);
+  EXPECT_EQ(c->points[0].experiment, 0u);
+  EXPECT_EQ(c->points[1].experiment, 1u);
+  EXPECT_DOUBLE_EQ(c->points[0].x, 0.0);
+  // a.c:1's 0% run: 1 ms per visit against 1.2 ms -> 1/6 faster.
+  EXPECT_NEAR(c->points[0].y, 1.0 / 6, 1e-12);
+  EXPECT_NEAR(c->points[1].y, (0.0012 - 2.0 / 1500) / 0.0012, 1e-12);
+  std::vector<double> x, y, w;
+  for (const FitPoint& f : c->points) {
+    EXPECT_GT(f.weight, 0);
+    x.push_back(f.x);
+    y.push_back(f.y);
+    w.push_back(f.weight);
+  }
+  LineFit refit = fit_line(x, y, w);
+  EXPECT_NEAR(refit.slope, c->slope, 1e-12);
+  EXPECT_NEAR(refit.intercept, c->intercept, 1e-12);
+}
+
 TEST(Predict, ScalesSlopeAndInterval) {
   LineImpact m;
   m.fitted = true;

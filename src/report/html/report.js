@@ -1,0 +1,563 @@
+// report.js: draws andweorc's HTML report from the JSON data embedded in the
+// page (see src/report/html_data.h for its keys), with uPlot for the plots.
+//
+// Every string from the profile or a source file reaches the page through
+// textContent or setAttribute, never innerHTML: a source line holding
+// markup is shown as text. (This file sits inside a script element: it must
+// not contain a closing script tag or a comment opener, even in comments;
+// the build checks.)
+(function () {
+  'use strict';
+
+  const data = JSON.parse(
+    document.getElementById('andweorc-data').textContent);
+  const root = document.getElementById('report');
+  const plots = [];  // live uPlot instances of the shown progress point
+
+  // ---- small helpers ------------------------------------------------------
+
+  // el('p', {class: 'x'}, 'text', node, ...): an element with attributes and
+  // children; strings become text nodes.
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v);
+    }
+    for (const c of children) {
+      if (c === null || c === undefined) continue;
+      e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    }
+    return e;
+  }
+
+  function num(v, digits) {
+    if (v === null || v === undefined) return '–';
+    const s = v.toFixed(digits);
+    return /^-0\.?0*$/.test(s) ? s.slice(1) : s;  // no "-0.000"
+  }
+
+  function pct(v, digits) {
+    return v === null || v === undefined ? '–'
+                                         : (v * 100).toFixed(digits) + '%';
+  }
+
+  function signedPct(v, digits) {
+    if (v === null || v === undefined) return '–';
+    const s = num(v * 100, digits);
+    return (s.startsWith('-') ? '' : '+') + s + '%';
+  }
+
+  function count(v) {
+    return v === null || v === undefined ? '–' : v.toLocaleString('en-US');
+  }
+
+  function seconds(s) {
+    if (s === null || s === undefined) return '–';
+    if (s < 60) return s.toFixed(2) + ' s';
+    return Math.floor(s / 60) + ' min ' + (s % 60).toFixed(1) + ' s';
+  }
+
+  // File names relative to the directory all shown files share.
+  function shortFile(file) {
+    if (!file) return '(unknown file)';
+    const c = data.common_dir;
+    return c && file.startsWith(c) ? file.slice(c.length) : file;
+  }
+
+  function where(file, line) {
+    return shortFile(file) + ':' + (line > 0 ? line : '?');
+  }
+
+  function functionName(f) {
+    return f ? f : '(unknown function)';
+  }
+
+  // ---- sortable table -----------------------------------------------------
+
+  // columns: [{label, title, value(row) -> sort key, cell(row) -> node or
+  // string, numeric, descending (first click sorts high to low)}]. Rows are
+  // first sorted by the first column, in its first-click direction.
+  function sortableTable(id, columns, rows, onRow) {
+    const table = el('table', {id: id, class: 'sortable'});
+    const head = el('tr');
+    const body = el('tbody');
+    let sortColumn = 0;
+    let ascending = !columns[0].descending;
+
+    function render() {
+      const col = columns[sortColumn];
+      const sorted = rows.slice().sort((a, b) => {
+        const x = col.value(a);
+        const y = col.value(b);
+        // Missing values go last in either direction.
+        if (x === null && y === null) return 0;
+        if (x === null) return 1;
+        if (y === null) return -1;
+        const c = x < y ? -1 : x > y ? 1 : 0;
+        return ascending ? c : -c;
+      });
+      body.replaceChildren();
+      for (const r of sorted) {
+        const tr = el('tr');
+        for (const c of columns) {
+          const cell = c.cell(r);
+          tr.appendChild(el('td', {class: c.numeric ? 'num' : null}, cell));
+        }
+        if (onRow) onRow(tr, r);
+        body.appendChild(tr);
+      }
+      head.querySelectorAll('th').forEach((th, i) => {
+        th.setAttribute('aria-sort', i !== sortColumn ? 'none'
+                                     : ascending ? 'ascending' : 'descending');
+      });
+    }
+
+    columns.forEach((c, i) => {
+      const button = el('button', {type: 'button', title: c.title || null},
+                        c.label);
+      button.addEventListener('click', () => {
+        if (sortColumn === i) {
+          ascending = !ascending;
+        } else {
+          sortColumn = i;
+          ascending = !c.descending;
+        }
+        render();
+      });
+      head.appendChild(el('th', {class: c.numeric ? 'num' : null}, button));
+    });
+    table.appendChild(el('thead', null, head));
+    table.appendChild(body);
+    render();
+    return table;
+  }
+
+  // ---- header -------------------------------------------------------------
+
+  function renderHeader() {
+    const m = data.meta;
+    const header = el('header', null,
+      el('h1', null, 'andweorc causal profile'),
+      el('p', {class: 'command'}, el('code', null, m.title)));
+    const facts = [
+      ['Started', m.start_time || '–'],
+      ['Duration', seconds(m.duration_s)],
+      ['Exit', m.exit],
+      ['Sampler', m.sampler],
+      ['Samples', count(m.samples) + ' (' + count(m.lost_samples) + ' lost)'],
+      ['Threads', count(m.threads) + ' in ' + count(m.processes) +
+                  (m.processes === 1 ? ' process' : ' processes')],
+      ['Mapped', m.mapped_share === null ? 'n/a (no samples)'
+                 : pct(m.mapped_share, 1) + ' of samples have a source line'],
+      ['In scope', m.in_scope_share === null ? 'n/a (no samples)'
+                   : pct(m.in_scope_share, 1) + ' of samples'],
+      ['Experiments', count(m.experiments) +
+                      (m.settings.experiments ? '' : ' (sampling only)')],
+    ];
+    if (data.common_dir) facts.push(['Files', 'relative to ' + data.common_dir]);
+    const dl = el('dl', {class: 'facts'});
+    for (const [k, v] of facts) {
+      dl.appendChild(el('dt', null, k));
+      dl.appendChild(el('dd', null, v));
+    }
+    header.appendChild(dl);
+    root.appendChild(header);
+
+    if (data.warnings.length > 0) {
+      const list = el('ul');
+      for (const w of data.warnings) list.appendChild(el('li', null, w));
+      root.appendChild(el('section', {class: 'warnings', id: 'warnings'},
+                          el('h2', null, 'Warnings'), list));
+    }
+  }
+
+  // ---- causal profile -----------------------------------------------------
+
+  function pointLabel(p) {
+    return p.kind + ' point “' + p.name + '”';
+  }
+
+  function effectWord(p) {
+    return p.kind === 'latency' ? 'latency reduction' : 'program speed-up';
+  }
+
+  function impactCell(l) {
+    if (l.impact === null) return el('span', {class: 'muted'}, l.verdict_text);
+    return el('span', {class: l.significant ? 'sig' : 'insig'},
+              num(l.impact, 3),
+              el('span', {class: 'ci'},
+                 ' [' + num(l.ci_low, 3) + ', ' + num(l.ci_high, 3) + ']'));
+  }
+
+  function causalTable(point, pi) {
+    const columns = [
+      {label: 'Rank', value: l => l.rank, cell: l => String(l.rank),
+       numeric: true},
+      {label: 'Line', value: l => shortFile(l.file) + ':' +
+                                  String(l.line).padStart(9, '0'),
+       cell: l => el('a', {href: '#' + cardId(pi, l.rank), title: l.file},
+                     where(l.file, l.line) +
+                     (l.granularity === 'function' ? ' (function)' : ''))},
+      {label: 'Function', value: l => functionName(l.function),
+       cell: l => el('code', null, functionName(l.function))},
+      {label: 'Impact (95% CI)', numeric: true, descending: true,
+       title: effectWord(point) + ' per unit of line speed-up',
+       value: l => l.impact, cell: impactCell},
+      {label: 'R²', numeric: true, descending: true, value: l => l.r2,
+       cell: l => num(l.r2, 2)},
+      {label: 'Experiments', numeric: true, descending: true,
+       value: l => l.experiments,
+       title: 'points in the fit, 0% baselines included',
+       cell: l => count(l.experiments)},
+      {label: 'Samples', numeric: true, descending: true,
+       title: 'share of all samples on this line',
+       value: l => l.sample_share, cell: l => pct(l.sample_share, 1)},
+    ];
+    return sortableTable('causal-table', columns, point.lines, (tr, l) => {
+      tr.setAttribute('data-rank', l.rank);
+      if (!l.significant) tr.classList.add('not-significant');
+    });
+  }
+
+  function cardId(pi, rank) {
+    return 'line-' + pi + '-' + rank;
+  }
+
+  function sourceBlock(index) {
+    const s = data.sources[index];
+    if (!s) return null;
+    if (s.error) {
+      return el('p', {class: 'source-missing'},
+                'Source: ' + s.error + ' (' + (s.file || 'no file') + ').');
+    }
+    const pre = el('pre', {class: 'source'});
+    s.lines.forEach((text, i) => {
+      const n = s.first_line + i;
+      const row = el('span', {class: n === s.line ? 'src hit' : 'src'},
+                     el('span', {class: 'ln'}, String(n)), text);
+      pre.appendChild(row);
+    });
+    const caption = el('p', {class: 'source-caption muted'},
+      s.found_as ? 'Source as read from ' + s.found_as +
+                   ' when the report was written:'
+                 : 'Source when the report was written:');
+    return el('div', null, caption, pre);
+  }
+
+  function predictionsText(point, l) {
+    if (l.impact === null) return null;
+    const parts = l.predictions.map(([s, v, lo, hi]) =>
+      (s * 100).toFixed(0) + '% → ' + signedPct(v, 1) + ' [' +
+      signedPct(lo, 1) + ', ' + signedPct(hi, 1) + ']');
+    return 'Predicted ' + effectWord(point) + ' if this line gets faster by ' +
+           parts.join('; ') + '.';
+  }
+
+  function lineCard(point, pi, l) {
+    const card = el('section', {class: 'card', id: cardId(pi, l.rank)});
+    card.appendChild(el('h3', null,
+      el('span', {class: 'rank'}, '#' + l.rank),
+      ' ' + where(l.file, l.line) + ' ',
+      el('code', null, functionName(l.function))));
+    const facts = l.impact === null
+      ? l.verdict_text
+      : 'Impact ' + num(l.impact, 3) + ' (95% CI ' + num(l.ci_low, 3) +
+        ' to ' + num(l.ci_high, 3) + '), R² ' + num(l.r2, 2) + ', ' +
+        l.experiments + ' experiments (' + l.speedup_experiments +
+        ' sped up, ' + l.baseline_experiments + ' at 0%' +
+        (l.own_baseline ? '' : ', pooled from the run') + '): ' +
+        l.verdict_text + '.';
+    card.appendChild(el('p', {class: 'facts-line'}, facts));
+    const prediction = predictionsText(point, l);
+    if (prediction) card.appendChild(el('p', {class: 'muted'}, prediction));
+    if (l.points.length > 0) {
+      const holder = el('div', {class: 'plot'});
+      const caption = el('p', {class: 'hover muted'},
+        'Hover a point to see its experiment; drag to zoom, double-click ' +
+        'to reset.');
+      card.appendChild(holder);
+      card.appendChild(caption);
+      card._plot = () => makePlot(holder, caption, point, l);
+    } else {
+      card.appendChild(el('p', {class: 'muted'},
+        'No experiment measured this point against a baseline, so there is ' +
+        'no curve.'));
+    }
+    const src = sourceBlock(l.source);
+    if (src) card.appendChild(src);
+    return card;
+  }
+
+  // Aligned rows for uPlot: the experiments and the fit's grid, by x. The
+  // fit and its interval are straight lines between grid points, so linear
+  // interpolation gives their exact value at an experiment's x.
+  function plotRows(l) {
+    const rows = [];
+    const curve = l.curve;
+    function lerp(x, k) {
+      if (curve.length === 0) return null;
+      let i = 0;
+      while (i + 2 < curve.length && curve[i + 1][0] < x) i++;
+      const a = curve[i];
+      const b = curve[Math.min(i + 1, curve.length - 1)];
+      if (b[0] === a[0]) return a[k];
+      return a[k] + (b[k] - a[k]) * (x - a[0]) / (b[0] - a[0]);
+    }
+    for (const p of l.points) {
+      rows.push({x: p[0], own: p[6] ? p[1] : null, other: p[6] ? null : p[1],
+                 point: p, fit: lerp(p[0], 1), lo: lerp(p[0], 2),
+                 hi: lerp(p[0], 3)});
+    }
+    for (const c of curve) {
+      rows.push({x: c[0], own: null, other: null, point: null, fit: c[1],
+                 lo: c[2], hi: c[3]});
+    }
+    rows.sort((a, b) => a.x - b.x || (a.point ? 1 : 0) - (b.point ? 1 : 0));
+    return rows;
+  }
+
+  function plotWidth(holder) {
+    return Math.max(320, Math.min(holder.clientWidth || 720, 900));
+  }
+
+  function makePlot(holder, caption, point, l) {
+    const rows = plotRows(l);
+    const anyOther = rows.some(r => r.other !== null);
+    const fitted = l.curve.length > 0;
+    const noPath = () => null;
+    const series = [
+      {label: 'line speed-up', value: (u, v) => v === null ? '–' : pct(v, 0)},
+      {label: 'experiments on this line', stroke: '#1f4e9c', fill: '#1f4e9c',
+       paths: noPath, points: {show: true, size: 8, fill: '#1f4e9c'},
+       value: (u, v) => signedPct(v, 1)},
+    ];
+    const columns = [rows.map(r => r.x), rows.map(r => r.own)];
+    if (anyOther) {
+      series.push({label: '0% runs of other lines (baseline)',
+                   stroke: '#777', paths: noPath,
+                   points: {show: true, size: 7, fill: '#fff'},
+                   value: (u, v) => signedPct(v, 1)});
+      columns.push(rows.map(r => r.other));
+    }
+    const bands = [];
+    if (fitted) {
+      const base = series.length;
+      series.push({label: 'fit', stroke: '#d9480f', width: 2,
+                   points: {show: false}, value: (u, v) => signedPct(v, 1)});
+      series.push({label: '95% high', stroke: 'rgba(217,72,15,0.35)',
+                   dash: [4, 4], points: {show: false},
+                   value: (u, v) => signedPct(v, 1)});
+      series.push({label: '95% low', stroke: 'rgba(217,72,15,0.35)',
+                   dash: [4, 4], points: {show: false},
+                   value: (u, v) => signedPct(v, 1)});
+      columns.push(rows.map(r => r.fit), rows.map(r => r.hi),
+                   rows.map(r => r.lo));
+      bands.push({series: [base + 1, base + 2],
+                  fill: 'rgba(217,72,15,0.12)'});
+    }
+    const pointSeries = anyOther ? [1, 2] : [1];
+    const xMax = Math.max(...rows.map(r => r.x), 0.1);
+
+    // The hovered experiment: the point nearest to the cursor, in pixels.
+    function nearest(u) {
+      const {left, top} = u.cursor;
+      if (left === undefined || left < 0) return null;
+      let best = null;
+      let bestD = 400;  // at most 20 px away
+      rows.forEach((r, i) => {
+        for (const s of pointSeries) {
+          const y = columns[s][i];
+          if (y === null) continue;
+          const dx = u.valToPos(r.x, 'x') - left;
+          const dy = u.valToPos(y, 'y') - top;
+          const d = dx * dx + dy * dy;
+          if (d < bestD) {
+            bestD = d;
+            best = i;
+          }
+        }
+      });
+      return best;
+    }
+
+    const opts = {
+      width: plotWidth(holder),
+      height: 300,
+      series: series,
+      bands: bands,
+      scales: {
+        x: {time: false, range: [0, xMax * 1.05]},
+        y: {range: (u, min, max) => {
+          const lo = Math.min(min, 0);
+          const hi = Math.max(max, 0);
+          const pad = (hi - lo) * 0.08 || 0.05;
+          return [lo - pad, hi + pad];
+        }},
+      },
+      axes: [
+        {label: 'line speed-up', values: (u, vals) => vals.map(v => pct(v, 0))},
+        {label: effectWord(point), size: 64,
+         values: (u, vals) => vals.map(v => signedPct(v, 0))},
+      ],
+      cursor: {
+        dataIdx: (u, seriesIdx, closestIdx) => {
+          if (!pointSeries.includes(seriesIdx)) return closestIdx;
+          const i = nearest(u);
+          return i === null ? closestIdx : i;
+        },
+      },
+      hooks: {
+        setCursor: [u => {
+          const i = nearest(u);
+          if (i === null || !rows[i].point) return;
+          const e = rows[i].point;
+          caption.textContent = 'Experiment ' + (e[2] + 1) + ': line sped ' +
+            'up ' + e[3] + '% for ' + e[4].toFixed(3) + ' s, ' + count(e[5]) +
+            (point.kind === 'latency' ? ' arrivals' : ' visits') + ' → ' +
+            effectWord(point) + ' ' + signedPct(e[1], 1) +
+            (e[6] ? '' : ' (a 0% run of another line, used as baseline)') +
+            '.';
+        }],
+      },
+    };
+    const u = new uPlot(opts, columns, holder);
+    plots.push(u);
+    return u;
+  }
+
+  function renderCurves(container, point, pi) {
+    for (const u of plots) u.destroy();
+    plots.length = 0;
+    container.replaceChildren();
+    const cards = point.lines.map(l => lineCard(point, pi, l));
+    for (const c of cards) container.appendChild(c);
+    // Plots measure their holder, so draw them once the cards are placed.
+    for (const c of cards) if (c._plot) c._plot();
+  }
+
+  function renderCausal() {
+    const c = data.causal;
+    const section = el('section', {id: 'causal'},
+                       el('h2', null, 'Causal profile'));
+    root.appendChild(section);
+    // Without curves, the reason already says what the notes would.
+    if (c.no_curves) {
+      section.appendChild(el('p', {class: 'notice'}, c.no_curves));
+    } else {
+      for (const n of c.notes) section.appendChild(el('p', {class: 'note'}, n));
+    }
+    if (c.points.length === 0) return;
+    section.appendChild(el('p', {class: 'muted'},
+      'Impact: how much the program speeds up per unit of line speed-up ' +
+      '(0.5 means a line made 10% faster makes the program 5% faster), ' +
+      'with its ' + (c.level * 100).toFixed(0) + '% confidence interval. ' +
+      c.ranking_rule));
+
+    const select = el('select', {id: 'point-select'});
+    c.points.forEach((p, i) => {
+      select.appendChild(el('option', {value: String(i)}, pointLabel(p) +
+        ' (' + p.lines.length + ' lines)'));
+    });
+    section.appendChild(el('label', {class: 'picker'}, 'Progress point: ',
+                           select));
+    const summary = el('p', {class: 'muted', id: 'point-summary'});
+    const tableHolder = el('div', {class: 'table-holder'});
+    const curvesHeading = el('h2', null, 'Curves');
+    const curvesNote = el('p', {class: 'muted'},
+      'Each experiment sped one line up virtually and measured the ' +
+      'program. Filled dots: its experiments; hollow dots: 0% runs of other ' +
+      'lines when the line has too few of its own. The line is the ' +
+      'weighted fit; the shaded band is the ' + (c.level * 100).toFixed(0) +
+      '% interval of the predicted speed-up.');
+    const curves = el('div', {id: 'curves'});
+    section.append(summary, tableHolder, curvesHeading, curvesNote, curves);
+
+    function show(i) {
+      const p = c.points[i];
+      summary.textContent = pointLabel(p) + ': ' + p.experiments +
+        ' experiments, ' + p.reached + ' reached it; baseline ' +
+        (p.baseline_s === null ? 'none'
+         : p.kind === 'latency' ? (p.baseline_s * 1e3).toFixed(3) + ' ms'
+         : (p.baseline_s * 1e6).toFixed(2) + ' µs per visit') + '.';
+      tableHolder.replaceChildren(causalTable(p, i));
+      renderCurves(curves, p, i);
+    }
+    select.addEventListener('change', () => show(Number(select.value)));
+    show(0);
+  }
+
+  // ---- sampling profile ---------------------------------------------------
+
+  function renderSampling() {
+    const s = data.sampling;
+    const section = el('section', {id: 'sampling'},
+                       el('h2', null, 'Sampling profile'));
+    root.appendChild(section);
+    if (s.total === 0) {
+      section.appendChild(el('p', {class: 'notice'}, 'No samples.'));
+      return;
+    }
+    if (s.in_scope === 0) {
+      section.appendChild(el('p', {class: 'notice'},
+        'No sample fell in scope. Check --binary-scope and --source-scope, ' +
+        'and build with -g so that samples map to source lines.'));
+      return;
+    }
+    section.appendChild(el('p', {class: 'muted'},
+      'Where the CPU time went: samples attributed to the first in-scope ' +
+      'frame of each stack. Shares are of all ' + count(s.total) +
+      ' samples. This is not the causal impact: a busy line may not matter.'));
+    const lineCols = [
+      {label: 'Samples', numeric: true, descending: true,
+       value: r => r.samples, cell: r => count(r.samples)},
+      {label: 'Share', numeric: true, descending: true, value: r => r.share,
+       cell: r => pct(r.share, 1)},
+      {label: 'Line', value: r => where(r.file, r.line),
+       cell: r => el('span', {title: r.file}, where(r.file, r.line))},
+      {label: 'Function', value: r => functionName(r.function),
+       cell: r => el('code', null, functionName(r.function))},
+    ];
+    const lines = sortableTable('sampling-lines', lineCols, s.lines, null);
+    section.appendChild(el('h3', null, 'Top lines'));
+    section.appendChild(lines);
+    if (s.more_lines > 0) {
+      section.appendChild(el('p', {class: 'muted'},
+        '… ' + s.more_lines + ' more lines.'));
+    }
+    const fnCols = [lineCols[0], lineCols[1],
+      {label: 'Function', value: r => functionName(r.function),
+       cell: r => el('code', null, functionName(r.function))},
+      {label: 'File', value: r => shortFile(r.file),
+       cell: r => el('span', {title: r.file}, shortFile(r.file))},
+    ];
+    section.appendChild(el('h3', null, 'Top functions'));
+    section.appendChild(sortableTable('sampling-functions', fnCols,
+                                      s.functions, null));
+    if (s.more_functions > 0) {
+      section.appendChild(el('p', {class: 'muted'},
+        '… ' + s.more_functions + ' more functions.'));
+    }
+  }
+
+  function renderFooter() {
+    const m = data.meta;
+    root.appendChild(el('footer', null,
+      'Written by andweorc ' + (m.tool_version || '') + ' · plots by uPlot ' +
+      m.uplot_version + ' · this file works offline.'));
+  }
+
+  renderHeader();
+  renderCausal();
+  renderSampling();
+  renderFooter();
+
+  let resizeTimer = null;
+  window.addEventListener('resize', () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => {
+      for (const u of plots) {
+        u.setSize({width: plotWidth(u.root.parentNode), height: 300});
+      }
+    }, 150);
+  });
+})();

@@ -1,0 +1,56 @@
+// html_data.h: everything the HTML report shows, as one JSON document.
+//
+// Contract: html_data(p, a, options) returns the data the page script
+// (src/report/html/report.js) renders; it is a pure function of its inputs
+// and of the source files it reads (options.read_sources). Keys:
+//   meta      run metadata: title, command, start_time, duration_s, exit,
+//             sampler, samples, lost_samples, threads, processes,
+//             mapped_share, in_scope_share, experiments, settings, versions;
+//   warnings  profile::all_warnings(p);
+//   progress_points  the run's points with their counts;
+//   causal    {level, ranking_rule, notes, no_curves (a sentence, or null
+//             when there are curves), points: [{name, kind, baseline_s,
+//             experiments, reached, lines: [...]}]}, where each line carries
+//             the analysis (impact, interval, R², experiments, verdict), its
+//             share of samples, the regression's points [x, y, experiment
+//             index, speed-up %, duration s, events, own (false: another
+//             line's 0% run as baseline)], and for fitted lines a
+//             curve [x, fit, low, high] on a grid of line speed-ups: fit =
+//             intercept + slope x, low/high = fit - slope x + the interval of
+//             predict(impact, x);
+//   sampling  {total, mapped, in_scope, lines, functions, more_lines,
+//             more_functions}: the top in-scope lines and functions;
+//   sources   [{file, line, found_as, first_line, lines, error}], referenced
+//             by index
+//             ("source") from causal and sampling lines;
+//   common_dir  the directory prefix shared by the files shown.
+// Numbers without a value are null.
+#ifndef ANDWEORC_REPORT_HTML_DATA_H_
+#define ANDWEORC_REPORT_HTML_DATA_H_
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "experiments/analysis.h"
+#include "profile/profile.h"
+
+namespace andweorc::report {
+
+struct HtmlOptions {
+  size_t top = 30;           // rows of the sampling tables; 0 = all
+  int context_lines = 3;     // source lines shown before and after a line
+  bool read_sources = true;  // false: no file is opened (tests)
+  // Where to look for sources recorded with a relative path or found
+  // elsewhere (source_context.h); "." is the working directory.
+  std::vector<std::string> source_roots = {"."};
+};
+
+nlohmann::ordered_json html_data(const profile::Profile& p,
+                                 const experiments::Analysis& a,
+                                 const HtmlOptions& options);
+
+}  // namespace andweorc::report
+
+#endif  // ANDWEORC_REPORT_HTML_DATA_H_

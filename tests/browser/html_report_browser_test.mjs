@@ -1,0 +1,185 @@
+// html_report_browser_test.mjs: loads an HTML report in headless Chromium
+// and checks what a person would see.
+//
+// Usage: node html_report_browser_test.mjs ANDWEORC PROFILE SOURCE_ROOT OUT_DIR
+// Writes OUT_DIR/report.html with `andweorc report -f html`, opens it over
+// file:// with every network request refused and recorded, then checks: no
+// console error or page error; no request left the file; the first row of
+// the ranked table is the fixture's top line for every progress point; a
+// plot canvas has drawn pixels; hostile strings (in a function name, a
+// source line, the command and a warning) appear as text and injected no
+// element or script, and the page's policy refuses inline handlers; sorting by a column reorders the rows; switching the
+// progress point redraws. Exit 0 on success, 1 on a failed check, 77 (the
+// ctest skip code) when Chromium is not installed.
+import {execFileSync} from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {createRequire} from 'node:module';
+import {pathToFileURL} from 'node:url';
+
+const kChromium = '/usr/bin/chromium';
+const [andweorc, profile, sourceRoot, outDir] = process.argv.slice(2);
+if (!outDir) {
+  console.error('usage: html_report_browser_test.mjs ANDWEORC PROFILE ' +
+                'SOURCE_ROOT OUT_DIR');
+  process.exit(2);
+}
+if (!fs.existsSync(kChromium)) {
+  console.log(`SKIP: ${kChromium} is missing (scripts/install-deps.sh ` +
+              'installs Debian\'s chromium)');
+  process.exit(77);
+}
+// playwright-core comes from web/node_modules, next to the embedded uPlot.
+const require = createRequire(
+  path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..',
+            'web', 'package.json'));
+const {chromium} = require('playwright-core');
+
+let failures = 0;
+function check(ok, what) {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!ok) failures++;
+}
+
+fs.mkdirSync(outDir, {recursive: true});
+const report = path.join(outDir, 'report.html');
+execFileSync(andweorc, ['report', profile, '--format', 'html', '-o', report,
+                        '--source-root', sourceRoot], {stdio: 'inherit'});
+const html = fs.readFileSync(report, 'utf8');
+console.log(`report: ${report} (${html.length} bytes)`);
+
+const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'andweorc-chromium-'));
+// A fresh profile directory per run: nothing from an earlier run leaks in.
+const context = await chromium.launchPersistentContext(userDataDir, {
+  executablePath: kChromium,
+  viewport: {width: 1200, height: 900},
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+         '--no-first-run', '--disable-background-networking',
+         '--disable-component-update', '--disable-sync'],
+});
+try {
+  const page = context.pages()[0] || await context.newPage();
+  const errors = [];
+  const requests = [];
+  page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', e => errors.push(String(e)));
+  await page.route('**/*', route => {
+    const url = route.request().url();
+    if (url.startsWith('file:')) return route.continue();
+    requests.push(url);
+    return route.abort();
+  });
+  await page.goto(pathToFileURL(report).href, {waitUntil: 'load'});
+  await page.waitForSelector('#causal-table tbody tr');
+
+  const firstRow = () => page.$eval('#causal-table tbody tr',
+    tr => Array.from(tr.cells, c => c.textContent));
+  const points = await page.$$eval('#point-select option',
+                                   os => os.map(o => o.textContent));
+  check(points.length === 2, `two progress points to choose from: ${points}`);
+  for (let i = 0; i < points.length; i++) {
+    await page.selectOption('#point-select', String(i));
+    const row = await firstRow();
+    check(row[0] === '1' && row[1] === 'hostile.c:12' &&
+          row[2].startsWith('evil_parse</script><img'),
+          `point ${i}: first row is rank 1 hostile.c:12 (${row.join(' | ')})`);
+  }
+
+  // The throughput point: sort by samples, then by rank again.
+  const throughput = points.findIndex(p => p.includes('requests'));
+  await page.selectOption('#point-select', String(throughput));
+  await page.click('#causal-table th:has-text("Samples") button');
+  let row = await firstRow();
+  check(row[1] === 'table.c:5' && row[6] === '60.0%',
+        `sorted by samples, table.c:5 (60%) is first (${row.join(' | ')})`);
+  const sort = await page.$eval('#causal-table th:nth-child(7)',
+                                th => th.getAttribute('aria-sort'));
+  check(sort === 'descending', `samples column says aria-sort=${sort}`);
+  await page.click('#causal-table th:has-text("Samples") button');
+  row = await firstRow();
+  check(row[1] === 'log.c:3', `ascending, log.c:3 (10%) is first (${row[1]})`);
+  await page.click('#causal-table th:has-text("Rank") button');
+  row = await firstRow();
+  check(row[0] === '1', `sorted by rank again, rank 1 is first (${row[0]})`);
+
+  // A plot was drawn: uPlot's canvas has a size and non-blank pixels.
+  const canvas = await page.$eval('#curves .card .plot canvas', c => {
+    const ctx = c.getContext('2d');
+    const px = ctx.getImageData(0, 0, c.width, c.height).data;
+    let painted = 0;
+    for (let i = 3; i < px.length; i += 4) if (px[i] !== 0) painted++;
+    return {width: c.width, height: c.height, painted};
+  });
+  check(canvas.width > 200 && canvas.height > 100 && canvas.painted > 1000,
+        `first plot's canvas ${canvas.width}x${canvas.height}, ` +
+        `${canvas.painted} painted pixels`);
+  const plots = await page.$$eval('#curves .plot canvas', cs => cs.length);
+  check(plots === 3, `one plot per line of the point (${plots})`);
+
+  // Hovering a drawn dot (found by its colour on the canvas) names its
+  // experiment.
+  await page.$eval('#curves .card .plot', e => e.scrollIntoView());
+  const dot = await page.$eval('#curves .card .plot canvas', c => {
+    const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const r = c.getBoundingClientRect();
+    for (let i = 0; i < px.length; i += 4) {
+      if (px[i] === 0x1f && px[i + 1] === 0x4e && px[i + 2] === 0x9c) {
+        const x = (i / 4) % c.width;
+        const y = Math.floor(i / 4 / c.width);
+        return {x: r.left + (x + 3) * r.width / c.width,
+                y: r.top + (y + 3) * r.height / c.height};
+      }
+    }
+    return null;
+  });
+  check(dot !== null, 'the plot shows experiment dots');
+  if (dot) {
+    await page.mouse.move(dot.x - 30, dot.y - 30);
+    await page.mouse.move(dot.x, dot.y);
+  }
+  const hover = await page.$eval('#curves .card .hover', p => p.textContent);
+  check(/Experiment \d+: line sped up \d+% for [\d.]+ s, [\d,]+ visits/.test(hover),
+        `hovering a dot names its experiment ("${hover}")`);
+
+  // Hostile strings are text: nothing was injected.
+  const injected = await page.evaluate(() => ({
+    imgs: document.querySelectorAll('img').length,
+    bold: document.querySelectorAll('#warnings b, #warnings i').length,
+    scripts: document.scripts.length,
+    pwned: window.__pwned === undefined ? null : window.__pwned,
+    title: document.title,
+  }));
+  check(injected.imgs === 0 && injected.bold === 0,
+        `no injected element (img: ${injected.imgs}, b/i: ${injected.bold})`);
+  check(injected.scripts === 3, `only the page's 3 scripts (${injected.scripts})`);
+  check(injected.pwned === null, `no injected script ran (${injected.pwned})`);
+  check(injected.title.includes('</title><script>window.__pwned=2</script>'),
+        `the hostile command is text in the title`);
+  const body = await page.evaluate(() => document.body.innerText);
+  check(body.includes('evil_parse</script><img src=x onerror="window.__pwned=1">'),
+        'the hostile function name is shown as text');
+  check(body.includes('"</script><img src=x onerror=window.__pwned=3>"'),
+        'the hostile source line is shown as text');
+  check(body.includes('A <b>hostile</b> warning & <i>more</i> stays text.'),
+        'the hostile warning is shown as text');
+  check(body.includes('source not readable here'),
+        'a missing source file is said so');
+
+  check(errors.length === 0, `no console or page errors (${errors.join('; ')})`);
+  check(requests.length === 0, `no network request (${requests.join(', ')})`);
+
+  // Were markup ever to slip in, the page's policy would not run it.
+  const blocked = await page.evaluate(async () => {
+    document.body.insertAdjacentHTML('beforeend',
+      '<img src="data:," onerror="window.__pwned=4" onload="window.__pwned=4">');
+    await new Promise(r => setTimeout(r, 300));
+    return window.__pwned === undefined;
+  });
+  check(blocked, 'an inline event handler is refused by the page\'s policy');
+} finally {
+  await context.close();
+  fs.rmSync(userDataDir, {recursive: true, force: true});
+}
+console.log(`${failures === 0 ? 'PASS' : 'FAIL'}: ${failures} failed checks`);
+process.exit(failures === 0 ? 0 : 1);
