@@ -24,21 +24,17 @@ namespace {
 constexpr uint64_t kMul = 0xBF58476D1CE4E5B9ull;
 
 // Each loop is written out on one line so that its samples have one line.
+// clang-format off
 __attribute__((noinline)) uint64_t parse_record(uint64_t x) {
-  for (int i = 0; i < 40000; ++i) {
-    x = (x ^ (x >> 29)) * kMul + 2;
-    asm volatile("" : "+r"(x));
-  }  // PARSE_LINE
+  for (int i = 0; i < 40000; ++i) { x = (x ^ (x >> 29)) * kMul + 2; asm volatile("" : "+r"(x)); }  // PARSE_LINE
   return x;
 }
 
 __attribute__((noinline)) uint64_t commit_record(uint64_t x) {
-  for (int i = 0; i < 100000; ++i) {
-    x = (x ^ (x >> 29)) * kMul + 3;
-    asm volatile("" : "+r"(x));
-  }  // COMMIT_LINE
+  for (int i = 0; i < 100000; ++i) { x = (x ^ (x >> 29)) * kMul + 3; asm volatile("" : "+r"(x)); }  // COMMIT_LINE
   return x;
 }
+// clang-format on
 
 struct Workload {
   std::mutex table_lock;

@@ -112,6 +112,10 @@ class ANDWEORC_API Results {
   // Writes the profile in the format `andweorc run` writes (docs/
   // profile-format.md). False (and *error set) on failure.
   bool write(const std::string& path, std::string* error = nullptr) const;
+  // The same experiments analyzed for another progress point (every
+  // experiment records every point), e.g. a latency point next to the
+  // throughput point the run was for.
+  Results for_point(const std::string& point) const;
   // The ranked lines, one per line of text.
   void print(std::ostream& out, size_t top = 10) const;
 

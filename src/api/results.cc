@@ -83,6 +83,22 @@ int Results::experiments() const {
 
 double Results::seconds() const { return data_ ? data_->seconds : 0; }
 
+Results Results::for_point(const std::string& point) const {
+  auto data = std::make_shared<Data>();
+  data->point = point;
+  if (data_) {
+    data->profile = data_->profile;
+    data->seconds = data_->seconds;
+  }
+  if (data_ && data_->profile.experiments.empty() && !data_->error.empty())
+    data->error = data_->error;  // nothing ran: the same reason holds
+  else
+    api::fill_impacts(data.get());
+  Results r;
+  r.data_ = data;
+  return r;
+}
+
 bool Results::write(const std::string& path, std::string* error) const {
   std::string scratch;
   if (error == nullptr) error = &scratch;
