@@ -128,7 +128,7 @@ int run_in_process(const char* profile_path) {
   p.start(0);
   andweorc::RunnerConfig config;
   config.max_lines = 3;
-  config.repetitions = 3;
+  config.repetitions = 4;
   config.seed = 11;
   andweorc::Results results = andweorc::Runner(config).run("item_written");
   p.stop();
