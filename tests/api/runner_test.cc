@@ -87,8 +87,7 @@ TEST_F(Runner, ThreadPoolServerFindsRenderForBothPoints) {
   experiments::Analysis a = experiments::analyze(read(path));
   const auto* best = top(a, "request_done");
   ASSERT_NE(best, nullptr) << r.out;
-  EXPECT_NE(best->function.find("render_response"), std::string::npos)
-      << r.out;
+  EXPECT_NE(best->function.find("render_response"), std::string::npos) << r.out;
   // The latency point was measured by the same experiments.
   EXPECT_NE(r.out.find("causal impact on 'request'"), std::string::npos)
       << r.out;
