@@ -2,6 +2,8 @@
  *
  *   c_api run PROFILE    init enabled from code, two pthreads, one Runner
  *                        run; prints "top <function>" and writes PROFILE
+ *   c_api existing       a thread that exists before init calls
+ *                        andweorc_start_profiling(); prints "top <function>"
  *   c_api setters        checks that out-of-range settings are refused
  *   c_api copies         init() as andweorc_init() sees it, and how many
  *                        copies of libandweorc are loaded
@@ -27,21 +29,32 @@ __attribute__((noinline)) static uint64_t c_cold_work(uint64_t x) {
 }
 /* clang-format on */
 
+static volatile int g_initialized;
+
 static void* worker(void* arg) {
   uint64_t x = (uint64_t)(uintptr_t)arg;
+  int profiled = 0;
   while (!__atomic_load_n(&g_stop, __ATOMIC_RELAXED)) {
+    /* Made before init(): this thread asks to be profiled itself. */
+    if (!profiled && __atomic_load_n(&g_initialized, __ATOMIC_ACQUIRE))
+      profiled = andweorc_start_profiling();
     x = c_cold_work(c_hot_work(x));
     ANDWEORC_PROGRESS("c_unit");
   }
   return (void*)(uintptr_t)(x & 1);
 }
 
-static int run(const char* path) {
+static int run(const char* path, int threads_first) {
+  pthread_t t[2];
+  if (threads_first)
+    for (int i = 0; i < 2; ++i)
+      pthread_create(&t[i], NULL, worker, (void*)(uintptr_t)(i + 1));
   int status = andweorc_init_with(1, 0);
   printf("init %d\n", status);
-  pthread_t t[2];
-  for (int i = 0; i < 2; ++i)
-    pthread_create(&t[i], NULL, worker, (void*)(uintptr_t)(i + 1));
+  __atomic_store_n(&g_initialized, 1, __ATOMIC_RELEASE);
+  if (!threads_first)
+    for (int i = 0; i < 2; ++i)
+      pthread_create(&t[i], NULL, worker, (void*)(uintptr_t)(i + 1));
   andweorc_runner_t* r = andweorc_runner_new();
   int speedups[] = {25, 50, 100};
   andweorc_runner_set_progress_point(r, "c_unit");
@@ -49,7 +62,7 @@ static int run(const char* path) {
   andweorc_runner_set_warmup_ns(r, 500000000);
   andweorc_runner_set_speedups(r, speedups, 3);
   andweorc_runner_set_max_lines(r, 2);
-  andweorc_runner_set_repetitions(r, 2);
+  andweorc_runner_set_repetitions(r, 3);
   andweorc_runner_set_baseline_rounds(r, 6);
   andweorc_runner_set_seed(r, 3);
   andweorc_results_t* res = andweorc_runner_run(r, NULL);
@@ -64,7 +77,7 @@ static int run(const char* path) {
     if (andweorc_results_impact(res, 0, &top) == 0)
       printf("top %s %d %s\n", top.function, top.line,
              top.significant ? "significant" : "not-significant");
-    rc = andweorc_results_write(res, path) == 0 ? 0 : 1;
+    rc = path == NULL || andweorc_results_write(res, path) == 0 ? 0 : 1;
   } else {
     printf("error %s\n", andweorc_results_error(res));
   }
@@ -111,9 +124,10 @@ static int copies(void) {
 }
 
 int main(int argc, char** argv) {
-  if (argc == 3 && strcmp(argv[1], "run") == 0) return run(argv[2]);
+  if (argc == 3 && strcmp(argv[1], "run") == 0) return run(argv[2], 0);
+  if (argc == 2 && strcmp(argv[1], "existing") == 0) return run(NULL, 1);
   if (argc == 2 && strcmp(argv[1], "setters") == 0) return setters();
   if (argc == 2 && strcmp(argv[1], "copies") == 0) return copies();
-  fprintf(stderr, "usage: c_api run PROFILE | setters | copies\n");
+  fprintf(stderr, "usage: c_api run PROFILE | existing | setters | copies\n");
   return 2;
 }
