@@ -137,10 +137,10 @@ void on_fork_child() {
   collector_after_fork_child();
 }
 
-// Everything but the configuration: handlers, main-thread sampler, raw
-// output, collector. `data_dir` empty: an anonymous memory file (linked
-// mode, read back by the Runner).
-bool start_runtime(ThreadState** started_thread) {
+// Everything but the configuration: handlers, the calling thread's sampler,
+// raw output, collector. An empty data_dir means an anonymous memory file
+// (linked mode, read back by the Runner).
+bool start_runtime() {
   if (!install_profiler_handler()) {
     fprintf(stderr,
             "andweorc: cannot install the SIGPROF handler; "
@@ -170,7 +170,6 @@ bool start_runtime(ThreadState** started_thread) {
   install_flush_handlers();
   pthread_atfork(on_fork_prepare, on_fork_parent, on_fork_child);
   collector_start();
-  *started_thread = main_thread;
   return true;
 }
 
@@ -192,8 +191,7 @@ __attribute__((constructor)) void andweorc_runtime_init() {
   }
   read_config();
   if (!g_config.enabled) return;
-  ThreadState* main_thread = nullptr;
-  if (start_runtime(&main_thread)) coordinator_start();
+  if (start_runtime()) coordinator_start();
 }
 
 __attribute__((destructor)) void andweorc_runtime_fini() { runtime_shutdown(); }
@@ -212,9 +210,7 @@ LinkedStart runtime_start_linked(uint64_t period_ns, bool force_timer) {
     g_config.data_dir[0] = '\0';
     if (period_ns >= 100000) g_config.period_ns = period_ns;
     g_config.force_timer = g_config.force_timer || force_timer;
-    ThreadState* main_thread = nullptr;
-    result = start_runtime(&main_thread) ? LinkedStart::kStarted
-                                         : LinkedStart::kFailed;
+    result = start_runtime() ? LinkedStart::kStarted : LinkedStart::kFailed;
   }
   g_start_lock.unlock();
   return result;
