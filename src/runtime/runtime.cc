@@ -21,11 +21,16 @@
 #include "runtime/thread_state.h"
 #include "runtime/timer_sampler.h"
 
-// Marks this copy of the runtime (see another_copy_is_first).
+// Marks this copy of the runtime (see another_copy_is_first). The exported
+// pointer names a hidden object: the library's own references to an
+// exported symbol would be bound to the first copy's, like anyone's.
+namespace {
+const char g_this_copy = 0;
+}
 extern "C" {
 __attribute__((
-    visibility("default"))) extern const char andweorc_runtime_instance;
-const char andweorc_runtime_instance = 0;
+    visibility("default"))) extern const void* const andweorc_runtime_instance;
+const void* const andweorc_runtime_instance = &g_this_copy;
 }
 
 namespace andweorc::runtime {
@@ -178,8 +183,9 @@ bool start_runtime() {
 // (e.g. a different libandweorc preloaded into a program that links this
 // one), this copy must stay inert: two runtimes would fight over SIGPROF.
 bool another_copy_is_first() {
-  const void* first = dlsym(RTLD_DEFAULT, "andweorc_runtime_instance");
-  return first != nullptr && first != &andweorc_runtime_instance;
+  auto* first = static_cast<const void* const*>(
+      dlsym(RTLD_DEFAULT, "andweorc_runtime_instance"));
+  return first != nullptr && *first != &g_this_copy;
 }
 
 __attribute__((constructor)) void andweorc_runtime_init() {

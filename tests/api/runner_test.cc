@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 
 #include "experiments/analysis.h"
 #include "profile/profile_json.h"
@@ -159,6 +161,41 @@ TEST_F(Runner, LinkedAndPreloadedIsOneRuntime) {
   RunResult linked = run_enabled({C_API_BIN, "copies"});
   EXPECT_NE(linked.out.find("init 1 enabled 1 copies 1"), std::string::npos)
       << linked.out;
+}
+
+// A copy of the library under another soname, as a different version would
+// be: the soname string is patched in place (same length).
+std::string runtime_copy(const std::string& dir) {
+  std::ifstream in(RUNTIME_FILE, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)),
+                    std::istreambuf_iterator<char>());
+  const std::string from("libandweorc.so.0\0", 17),
+      to("libandweorc.so.9\0", 17);
+  size_t replaced = 0;
+  for (size_t pos = bytes.find(from); pos != std::string::npos;
+       pos = bytes.find(from, pos + 1), ++replaced)
+    bytes.replace(pos, from.size(), to);
+  EXPECT_GE(replaced, 1u);
+  std::string path = dir + "/libandweorc.so.9";
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+TEST_F(Runner, SecondCopyOfTheRuntimeStaysInert) {
+  // A different libandweorc preloaded into a program that links this one:
+  // both are loaded; the preloaded one runs, the linked one stays inert.
+  std::string path = dir_ + "/two.json";
+  setenv("ANDWEORC_RUNTIME", runtime_copy(dir_).c_str(), 1);
+  RunResult r = run_command({ANDWEORC_BIN, "run", "-q", "--no-experiments",
+                             "-o", path, "--", C_API_BIN, "copies"});
+  unsetenv("ANDWEORC_RUNTIME");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("init 2 enabled 1 copies 2"), std::string::npos)
+      << r.out;
+  profile::Profile p = read(path);
+  EXPECT_EQ(p.processes.size(), 1u);  // one runtime wrote records
+  ASSERT_EQ(p.points.size(), 1u);
+  EXPECT_EQ(p.points[0].visits, 200u);
 }
 
 }  // namespace
