@@ -72,10 +72,10 @@ int main(int argc, char** argv) {
   w.start(2);  // created after init(): profiled automatically
 
   andweorc::RunnerConfig config;
-  config.round_duration = std::chrono::milliseconds(150);
+  config.round_duration = std::chrono::milliseconds(200);
   config.max_lines = 3;
   config.speedups = {25, 50, 75, 100};
-  config.repetitions = 2;
+  config.repetitions = 3;
   config.seed = 7;
   andweorc::Runner runner(config);
   andweorc::Results results = runner.run("record_done");
