@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -27,7 +28,14 @@ bool raw_open(const char* data_dir, uint32_t sampler, uint64_t period_ns) {
   char path[1200];
   int pid = int(getpid());
   int fd = -1;
-  if (data_dir[0] == '\0') fd = memfd_create("andweorc-raw", MFD_CLOEXEC);
+  if (data_dir[0] == '\0') {
+    // A file with no name: nothing is left behind, even after a crash. On
+    // disk when the temporary directory is (samples add up in long runs),
+    // else in memory.
+    const char* tmp = getenv("TMPDIR");
+    fd = open(tmp && *tmp ? tmp : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd < 0) fd = memfd_create("andweorc-raw", MFD_CLOEXEC);
+  }
   for (int seq = 0; seq < 1000 && fd < 0 && data_dir[0] != '\0'; ++seq) {
     snprintf(path, sizeof path, "%s/raw-%d-%d%s", data_dir, pid, seq,
              raw::kRawSuffix);

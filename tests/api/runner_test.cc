@@ -106,7 +106,7 @@ TEST_F(Runner, PipelineRanksAlikeInLinkAndPreloadMode) {
   std::string preloaded = dir_ + "/preloaded.json";
   RunResult pre =
       run_command({ANDWEORC_BIN, "run", "-q", "-o", preloaded, "--seed", "7",
-                   "--", PIPELINE_BIN, "items", "60000"});
+                   "--", PIPELINE_BIN, "items", "50000"});
   ASSERT_EQ(pre.status, 0) << pre.err;
   for (const std::string& path : {linked, preloaded}) {
     experiments::Analysis a = experiments::analyze(read(path));
