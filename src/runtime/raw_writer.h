@@ -13,8 +13,8 @@
 namespace andweorc::runtime {
 
 // Creates <data_dir>/raw-<pid>-<seq>.awr (a file without a name in $TMPDIR,
-// or in memory, when data_dir is "") and writes the file and process headers. Not signal-safe
-// (called at start-up, after fork, after exec fails).
+// or in memory, when data_dir is "") and writes the file and process headers.
+// Not signal-safe (called at start-up, after fork, after exec fails).
 bool raw_open(const char* data_dir, uint32_t sampler, uint64_t period_ns);
 void raw_close();
 ANDWEORC_SIGNAL_SAFE bool raw_is_open();
