@@ -42,6 +42,7 @@ class RawFile {
     return path;
   }
   size_t size() const { return bytes_.size(); }
+  const std::string& bytes() const { return bytes_; }
 
  private:
   std::string bytes_;
@@ -107,6 +108,21 @@ TEST(RawReader, ReadsEveryRecordKind) {
   EXPECT_EQ(p.notes, std::vector<std::string>{"hello"});
   EXPECT_TRUE(p.clean_exit);
   EXPECT_FALSE(p.truncated);
+}
+
+TEST(RawReader, BytesInMemoryParseLikeTheFile) {
+  // The Runner reads its own process's records from memory.
+  RawFile f = typical_file();
+  RawProcess p;
+  std::string error;
+  ASSERT_TRUE(parse_raw_bytes(f.bytes(), "mine", &p, &error)) << error;
+  EXPECT_EQ(p.path, "mine");
+  EXPECT_EQ(p.pid, 42);
+  EXPECT_EQ(p.samples.size(), 2u);
+  EXPECT_FALSE(p.clean_exit);  // no end record yet: the process is alive
+  EXPECT_FALSE(parse_raw_bytes("junk", "mine", &p, &error));
+  EXPECT_NE(error.find("mine is not an andweorc raw data file"),
+            std::string::npos);
 }
 
 TEST(RawReader, TruncatedFileKeepsEverythingBeforeTheCut) {
