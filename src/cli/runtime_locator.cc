@@ -17,6 +17,12 @@ std::string locate_runtime(std::vector<std::string>* tried) {
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
     fs::path bin = self.parent_path();
+#ifdef ANDWEORC_INSTALL_LIBDIR
+    // An installed tree's library directory, e.g. lib/x86_64-linux-gnu.
+    candidates.push_back(
+        (bin / ".." / ANDWEORC_INSTALL_LIBDIR / "libandweorc.so")
+            .lexically_normal());
+#endif
     candidates.push_back((bin / "../lib/libandweorc.so").lexically_normal());
     candidates.push_back((bin / "../lib64/libandweorc.so").lexically_normal());
   }

@@ -7,8 +7,9 @@
 
 namespace andweorc::cli {
 
-// $ANDWEORC_RUNTIME if set, else <dir of this executable>/../lib/libandweorc.so
-// (the layout of both the build tree and an installed tree). Returns "" and
+// $ANDWEORC_RUNTIME if set, else <dir of this executable>/../<install
+// libdir>/libandweorc.so (an installed tree), ../lib/libandweorc.so (the
+// build tree, and installed trees whose libdir is lib). Returns "" and
 // fills *tried with the candidates when none exists.
 std::string locate_runtime(std::vector<std::string>* tried);
 

@@ -255,15 +255,20 @@ std::string ExperimentRunner::run(const bool* stop) {
       if (!sleep_unless_stopped(20000000, stop)) break;
       continue;
     }
-    Running r = begin(sel, choose_speedup());
-    bool completed = sleep_unless_stopped(length_ns_, stop);
-    // Cut short by exit: not a valid measurement, not recorded.
-    PointSnapshot after = finish(r, /*end_to_end=*/false, completed);
-    if (!completed) break;
-    adapt_length(r.before, after);
-    if (!sleep_unless_stopped(config_.cooloff_ns, stop)) break;
+    if (!run_one(sel, choose_speedup(), stop)) break;
   }
   return "";
+}
+
+bool ExperimentRunner::run_one(uint32_t selection, int speedup,
+                               const bool* stop) {
+  Running r = begin(selection, speedup);
+  bool completed = sleep_unless_stopped(length_ns_, stop);
+  // Cut short by exit: not a valid measurement, not recorded.
+  PointSnapshot after = finish(r, /*end_to_end=*/false, completed);
+  if (!completed) return false;
+  adapt_length(r.before, after);
+  return sleep_unless_stopped(config_.cooloff_ns, stop);
 }
 
 }  // namespace andweorc::coordinator

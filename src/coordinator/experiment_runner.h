@@ -35,6 +35,11 @@ class ExperimentRunner {
   // Runs experiments until *stop becomes true. Returns a note for the report
   // when it could not run any (e.g. the fixed line is not in scope).
   std::string run(const bool* stop);
+  // One experiment of a given selection and speed-up (the Runner API's
+  // schedule), recorded unless *stop cuts it short, then the cool-off.
+  // Returns false when *stop became true.
+  bool run_one(uint32_t selection, int speedup, const bool* stop);
+  uint64_t length_ns() const { return length_ns_; }
 
  private:
   static constexpr uint64_t kTargetVisits = 5;

@@ -75,6 +75,11 @@ bool decode_experiment(const std::string& buf, size_t pos, size_t end,
 bool read_raw_file(const std::string& path, RawProcess* out,
                    std::string* error);
 
+// The same for the bytes of a raw file already in memory (the Runner reads
+// its own process's records); `path` names it in messages.
+bool parse_raw_bytes(const std::string& bytes, const std::string& path,
+                     RawProcess* out, std::string* error);
+
 // Reads every *.awr file in `dir`, ordered by name.
 bool read_raw_dir(const std::string& dir, std::vector<RawProcess>* out,
                   std::string* error);

@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -26,7 +28,15 @@ bool raw_open(const char* data_dir, uint32_t sampler, uint64_t period_ns) {
   char path[1200];
   int pid = int(getpid());
   int fd = -1;
-  for (int seq = 0; seq < 1000 && fd < 0; ++seq) {
+  if (data_dir[0] == '\0') {
+    // A file with no name: nothing is left behind, even after a crash. On
+    // disk when the temporary directory is (samples add up in long runs),
+    // else in memory.
+    const char* tmp = getenv("TMPDIR");
+    fd = open(tmp && *tmp ? tmp : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd < 0) fd = memfd_create("andweorc-raw", MFD_CLOEXEC);
+  }
+  for (int seq = 0; seq < 1000 && fd < 0 && data_dir[0] != '\0'; ++seq) {
     snprintf(path, sizeof path, "%s/raw-%d-%d%s", data_dir, pid, seq,
              raw::kRawSuffix);
     fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_APPEND, 0600);
@@ -61,6 +71,8 @@ void raw_close() {
 }
 
 ANDWEORC_SIGNAL_SAFE bool raw_is_open() { return g_fd >= 0; }
+
+int raw_fd() { return g_fd; }
 
 ANDWEORC_SIGNAL_SAFE void raw_write(uint32_t type, const void* a, size_t alen,
                                     const void* b, size_t blen) {

@@ -12,11 +12,14 @@
 
 namespace andweorc::runtime {
 
-// Creates <data_dir>/raw-<pid>-<seq>.awr and writes the file and process
-// headers. Not signal-safe (called at start-up, after fork, after exec fails).
+// Creates <data_dir>/raw-<pid>-<seq>.awr (a file without a name in $TMPDIR,
+// or in memory, when data_dir is "") and writes the file and process headers.
+// Not signal-safe (called at start-up, after fork, after exec fails).
 bool raw_open(const char* data_dir, uint32_t sampler, uint64_t period_ns);
 void raw_close();
 ANDWEORC_SIGNAL_SAFE bool raw_is_open();
+// The open file (the Runner reads it back under io_lock), or -1.
+int raw_fd();
 
 ANDWEORC_SIGNAL_SAFE void raw_write(uint32_t type, const void* a, size_t alen,
                                     const void* b = nullptr, size_t blen = 0);

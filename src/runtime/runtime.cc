@@ -1,6 +1,7 @@
 // runtime.cc: start-up, sampler choice and shut-down of the in-process runtime.
 #include "runtime/runtime.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -20,6 +21,18 @@
 #include "runtime/thread_state.h"
 #include "runtime/timer_sampler.h"
 
+// Marks this copy of the runtime (see another_copy_is_first). The exported
+// pointer names a hidden object: the library's own references to an
+// exported symbol would be bound to the first copy's, like anyone's.
+namespace {
+const char g_this_copy = 0;
+}
+extern "C" {
+__attribute__((
+    visibility("default"))) extern const void* const andweorc_runtime_instance;
+const void* const andweorc_runtime_instance = &g_this_copy;
+}
+
 namespace andweorc::runtime {
 namespace {
 
@@ -28,6 +41,8 @@ DelayEngine g_delay_engine;
 uint32_t g_sampler = raw::kSamplerNone;
 bool g_active = false;
 bool g_shut_down = false;
+bool g_shadowed = false;  // another copy of the runtime is first in line
+SpinLock g_start_lock;
 int g_pid = 0;
 SpinLock g_io_lock;
 
@@ -115,7 +130,10 @@ void on_fork_child() {
   thread_states_after_fork_child();
   counters_reset_all();
   raw_close();
-  if (!raw_open(g_config.data_dir, g_sampler, g_config.period_ns)) {
+  // A linked program's records live in a memory file only its Runner reads;
+  // a child has no Runner, so it is not profiled.
+  if (g_config.data_dir[0] == '\0' ||
+      !raw_open(g_config.data_dir, g_sampler, g_config.period_ns)) {
     g_active = false;
     return;
   }
@@ -124,25 +142,25 @@ void on_fork_child() {
   collector_after_fork_child();
 }
 
-__attribute__((constructor)) void andweorc_runtime_init() {
-  resolve_real_functions();
-  read_config();
-  g_pid = int(getpid());
-  if (!g_config.enabled) return;
+// Everything but the configuration: handlers, the calling thread's sampler,
+// raw output, collector. An empty data_dir means an anonymous memory file
+// (linked mode, read back by the Runner).
+bool start_runtime() {
   if (!install_profiler_handler()) {
     fprintf(stderr,
             "andweorc: cannot install the SIGPROF handler; "
             "not profiling\n");
-    return;
+    return false;
   }
   ThreadState* main_thread = register_current_thread();
-  if (main_thread == nullptr) return;
+  if (main_thread == nullptr) return false;
   choose_sampler(main_thread);
   if (!raw_open(g_config.data_dir, g_sampler, g_config.period_ns)) {
     fprintf(stderr, "andweorc: cannot write to %s: %s; not profiling\n",
-            g_config.data_dir, strerror(errno));
+            g_config.data_dir[0] ? g_config.data_dir : "a memory file",
+            strerror(errno));
     perf_stop(main_thread);
-    return;
+    return false;
   }
   if (g_fallback_note[0] != '\0') raw_write_note(g_fallback_note);
   raw_write_maps();
@@ -157,7 +175,29 @@ __attribute__((constructor)) void andweorc_runtime_init() {
   install_flush_handlers();
   pthread_atfork(on_fork_prepare, on_fork_parent, on_fork_child);
   collector_start();
-  coordinator_start();
+  return true;
+}
+
+// The first definition in the program's symbol lookup order wins every
+// interposed call. When another copy of the runtime comes before this one
+// (e.g. a different libandweorc preloaded into a program that links this
+// one), this copy must stay inert: two runtimes would fight over SIGPROF.
+bool another_copy_is_first() {
+  auto* first = static_cast<const void* const*>(
+      dlsym(RTLD_DEFAULT, "andweorc_runtime_instance"));
+  return first != nullptr && *first != &g_this_copy;
+}
+
+__attribute__((constructor)) void andweorc_runtime_init() {
+  resolve_real_functions();
+  g_pid = int(getpid());
+  if (another_copy_is_first()) {
+    g_shadowed = true;
+    return;
+  }
+  read_config();
+  if (!g_config.enabled) return;
+  if (start_runtime()) coordinator_start();
 }
 
 __attribute__((destructor)) void andweorc_runtime_fini() { runtime_shutdown(); }
@@ -165,6 +205,26 @@ __attribute__((destructor)) void andweorc_runtime_fini() { runtime_shutdown(); }
 }  // namespace
 
 const Config& config() { return g_config; }
+
+LinkedStart runtime_start_linked(uint64_t period_ns, bool force_timer) {
+  if (g_shadowed) return LinkedStart::kShadowed;
+  g_start_lock.lock();
+  LinkedStart result = LinkedStart::kAlreadyActive;
+  if (!runtime_active() && !g_shut_down) {
+    // ANDWEORC_DATA_DIR is not set (the constructor would have started):
+    // the records go to a memory file.
+    g_config.data_dir[0] = '\0';
+    if (period_ns >= 100000) g_config.period_ns = period_ns;
+    g_config.force_timer = g_config.force_timer || force_timer;
+    result = start_runtime() ? LinkedStart::kStarted : LinkedStart::kFailed;
+  }
+  g_start_lock.unlock();
+  return result;
+}
+
+bool runtime_started_by_tool() {
+  return runtime_active() && g_config.data_dir[0] != '\0';
+}
 ANDWEORC_SIGNAL_SAFE uint32_t sampler_kind() { return g_sampler; }
 ANDWEORC_SIGNAL_SAFE bool runtime_active() {
   return __atomic_load_n(&g_active, __ATOMIC_ACQUIRE);

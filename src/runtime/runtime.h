@@ -29,6 +29,15 @@ struct Config {
 };
 
 const Config& config();
+
+// Starts the runtime from andweorc::init() in a program that linked the
+// library, when the constructor did not (no ANDWEORC_DATA_DIR). Records go
+// to an anonymous memory file (raw_writer.h) that the Runner reads.
+enum class LinkedStart { kStarted, kAlreadyActive, kFailed, kShadowed };
+LinkedStart runtime_start_linked(uint64_t period_ns, bool force_timer);
+// True when `andweorc run` started this runtime (records go to its
+// directory and its coordinator may be running experiments).
+bool runtime_started_by_tool();
 // raw::SamplerKind chosen for this process.
 ANDWEORC_SIGNAL_SAFE uint32_t sampler_kind();
 // True between successful start-up and shutdown.

@@ -78,6 +78,21 @@ TEST(RawReader, ReadsEveryRecordKind) {
   EXPECT_FALSE(p.truncated);
 }
 
+TEST(RawReader, BytesInMemoryParseLikeTheFile) {
+  // The Runner reads its own process's records from memory.
+  RawFile f = typical_file();
+  RawProcess p;
+  std::string error;
+  ASSERT_TRUE(parse_raw_bytes(f.bytes(), "mine", &p, &error)) << error;
+  EXPECT_EQ(p.path, "mine");
+  EXPECT_EQ(p.pid, 42);
+  EXPECT_EQ(p.samples.size(), 2u);
+  EXPECT_FALSE(p.clean_exit);  // no end record yet: the process is alive
+  EXPECT_FALSE(parse_raw_bytes("junk", "mine", &p, &error));
+  EXPECT_NE(error.find("mine is not an andweorc raw data file"),
+            std::string::npos);
+}
+
 TEST(RawReader, TruncatedFileKeepsEverythingBeforeTheCut) {
   RawFile f = typical_file();
   size_t full = f.size();
