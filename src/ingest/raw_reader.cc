@@ -102,6 +102,25 @@ void parse_experiment(const std::string& buf, size_t pos, size_t end,
   out->experiments.push_back(std::move(e));
 }
 
+void parse_label_binding(const std::string& buf, size_t pos, size_t end,
+                         RawProcess* out) {
+  raw::LabelBindingRecord r;
+  if (!read_pod(buf, pos, end, &r)) return;
+  pos += sizeof r;
+  RawLabelBinding b;
+  b.time_ns = r.time_ns;
+  b.start = r.start;
+  b.end = r.end;
+  b.table_start = r.table_start;
+  b.table_end = r.table_end;
+  b.trampoline = r.trampoline;
+  if (!read_string(buf, &pos, end, r.key_len, &b.key)) return;
+  if (pos + r.value_len > end) return;
+  b.value = buf.substr(pos, r.value_len);
+  if (b.start >= b.end) return;  // not a code range: ignore
+  out->label_bindings.push_back(std::move(b));
+}
+
 }  // namespace
 
 bool read_raw_file(const std::string& path, RawProcess* out,
@@ -178,6 +197,9 @@ bool read_raw_file(const std::string& path, RawProcess* out,
         break;
       case raw::kExperiment:
         parse_experiment(buf, body, end, out);
+        break;
+      case raw::kLabelBinding:
+        parse_label_binding(buf, body, end, out);
         break;
       case raw::kEnd: {
         raw::EndRecord er;

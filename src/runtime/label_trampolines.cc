@@ -18,8 +18,8 @@ namespace {
 
 // The asm after the call keeps it a call (no tail call), and noipa keeps
 // the compiler from inlining, cloning or merging it.
-[[gnu::noinline, gnu::noipa]] void keep_frame_and_call(void (*fn)(void*),
-                                                       void* arg) {
+[[gnu::noinline, gnu::noipa, gnu::section("andweorc_trampolines")]] void
+keep_frame_and_call(void (*fn)(void*), void* arg) {
   fn(arg);
   asm volatile("" ::: "memory");
 }
@@ -66,16 +66,18 @@ static_assert(sizeof kTable / sizeof kTable[0] == kTrampolineCount);
 struct Ranges {
   CodeRange r[kTrampolineCount];
   Ranges() {
-    uint64_t sorted[kTrampolineCount];
+    // Every function entry in the section: the trampolines and the helper.
+    constexpr uint32_t n = kTrampolineCount + 1;
+    uint64_t sorted[n];
     for (uint32_t i = 0; i < kTrampolineCount; ++i)
       sorted[i] = reinterpret_cast<uint64_t>(kTable[i]);
-    std::sort(sorted, sorted + kTrampolineCount);
+    sorted[kTrampolineCount] = reinterpret_cast<uint64_t>(&keep_frame_and_call);
+    std::sort(sorted, sorted + n);
     uint64_t stop = reinterpret_cast<uint64_t>(__stop_andweorc_trampolines);
     for (uint32_t i = 0; i < kTrampolineCount; ++i) {
       uint64_t start = reinterpret_cast<uint64_t>(kTable[i]);
-      const uint64_t* next =
-          std::upper_bound(sorted, sorted + kTrampolineCount, start);
-      r[i] = CodeRange{start, next == sorted + kTrampolineCount ? stop : *next};
+      const uint64_t* next = std::upper_bound(sorted, sorted + n, start);
+      r[i] = CodeRange{start, next == sorted + n ? stop : *next};
     }
   }
 };
@@ -87,6 +89,11 @@ Trampoline trampoline_at(uint32_t i) { return kTable[i]; }
 CodeRange trampoline_range(uint32_t i) {
   static const Ranges ranges;  // built once, on the first label (not a handler)
   return ranges.r[i];
+}
+
+CodeRange trampoline_table() {
+  return CodeRange{reinterpret_cast<uint64_t>(__start_andweorc_trampolines),
+                   reinterpret_cast<uint64_t>(__stop_andweorc_trampolines)};
 }
 
 }  // namespace andweorc::runtime

@@ -28,6 +28,8 @@ struct CodeRange {
   uint64_t start, end;
 };
 CodeRange trampoline_range(uint32_t i);
+// The whole section: every trampoline and the helper they share.
+CodeRange trampoline_table();
 
 }  // namespace andweorc::runtime
 

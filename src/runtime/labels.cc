@@ -65,6 +65,9 @@ void record_binding(uint32_t index, const char* key, const char* value) {
   rec.time_ns = monotonic_ns();
   rec.start = range.start;
   rec.end = range.end;
+  CodeRange table = trampoline_table();
+  rec.table_start = table.start;
+  rec.table_end = table.end;
   rec.trampoline = index;
   rec.key_len = uint32_t(strnlen(key, kMaxText));
   rec.value_len = uint32_t(strnlen(value, kMaxText));
