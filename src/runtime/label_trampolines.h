@@ -1,8 +1,8 @@
 // label_trampolines.h: the family of trampolines behind andweorc::Label.
 //
 // Each trampoline is a distinct function at a distinct address that calls
-// fn(arg) through a shared frame-keeping function. A sampled call chain that
-// passes through trampoline i therefore holds a return address inside it, and
+// fn(arg) and leaves an address inside itself in every frame-pointer call
+// chain that passes through it (see label_trampolines.cc for how), and
 // the label bound to trampoline i at the sample's time is the sample's label
 // (see labels.h for the bindings). The trampolines live in their own section
 // so the tool can tell them apart from any other code.
@@ -28,7 +28,7 @@ struct CodeRange {
   uint64_t start, end;
 };
 CodeRange trampoline_range(uint32_t i);
-// The whole section: every trampoline and the helper they share.
+// The whole section: every trampoline, nothing else.
 CodeRange trampoline_table();
 
 }  // namespace andweorc::runtime
