@@ -27,7 +27,7 @@ __attribute__((noinline)) uint64_t empty_work(uint64_t x) {
   return x;
 }
 
-// About 100 ns of dependent arithmetic.
+// About 100 ns of dependent arithmetic (65 ns on the project machine).
 __attribute__((noinline)) uint64_t work_100ns(uint64_t x) {
   for (int i = 0; i < 40; ++i) {
     x = x * 6364136223846793005ull + 1442695040888963407ull;

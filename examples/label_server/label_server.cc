@@ -1,8 +1,8 @@
 // label_server: per-request labels on a shared worker pool.
 //
-// A client thread sends three kinds of requests ("search", "index",
-// "stats") to one queue served by a pool of workers, so every worker runs
-// every kind. Each kind's work is in its own function. Workers run a
+// Three clients, one per kind of request ("search", "index", "stats"),
+// send to one queue served by a pool of workers, so every worker runs every
+// kind. Each kind's work is in its own function. Workers run a
 // request under its endpoint's label (and, nested, a label for the client
 // batch), so the profile separates the endpoints even though they share
 // threads and call stacks. A labelled progress point counts completed
@@ -54,10 +54,39 @@ __attribute__((noinline)) uint64_t stats_work(uint64_t seed) {
   return uint64_t(sum);
 }
 
+// A client keeps up to `limit` requests of its endpoint in flight (a closed
+// loop: it sends the next one when one completes), so each endpoint's rate
+// depends on how fast its own requests are served.
+class Client {
+ public:
+  explicit Client(int limit) : limit_(limit) {}
+  void wait_for_room() {
+    std::unique_lock<std::mutex> lock(mu_);
+    room_.wait(lock, [&] { return in_flight_ < limit_; });
+    ++in_flight_;
+  }
+  void done() {
+    std::lock_guard<std::mutex> lock(mu_);
+    --in_flight_;
+    room_.notify_one();
+  }
+  void drain() {
+    std::unique_lock<std::mutex> lock(mu_);
+    room_.wait(lock, [&] { return in_flight_ == 0; });
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable room_;
+  int in_flight_ = 0;
+  const int limit_;
+};
+
 struct Request {
   Endpoint endpoint;
   uint64_t seed;
   std::shared_ptr<andweorc::Label> batch;  // nested label: the client batch
+  Client* client;
 };
 
 class WorkerPool {
@@ -74,10 +103,8 @@ class WorkerPool {
     ready_.notify_all();
     for (auto& t : threads_) t.join();
   }
-  // Blocks while `limit` requests are already waiting.
-  void submit(Request r, size_t limit) {
-    std::unique_lock<std::mutex> lock(mu_);
-    room_.wait(lock, [&] { return queue_.size() < limit; });
+  void submit(Request r) {
+    std::lock_guard<std::mutex> lock(mu_);
     queue_.push_back(std::move(r));
     ready_.notify_one();
   }
@@ -94,8 +121,9 @@ class WorkerPool {
         r = std::move(queue_.front());
         queue_.pop_front();
       }
-      room_.notify_one();
       handle(r);
+      r.batch.reset();  // the last request of a batch frees its label
+      r.client->done();
     }
   }
 
@@ -130,12 +158,18 @@ class WorkerPool {
   }
 
   std::mutex mu_;
-  std::condition_variable ready_, room_;
+  std::condition_variable ready_;
   std::deque<Request> queue_;
   bool stop_ = false;
   std::atomic<uint64_t> checksum_{0};
   std::vector<std::thread> threads_;
 };
+
+const char* endpoint_name(Endpoint e) {
+  return e == Endpoint::kSearch  ? "search"
+         : e == Endpoint::kIndex ? "index"
+                                 : "stats";
+}
 
 }  // namespace
 
@@ -148,25 +182,35 @@ int main(int argc, char** argv) {
   }
   auto deadline =
       std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  uint64_t sent = 0;
+  std::atomic<uint64_t> sent{0};
+  uint64_t checksum = 0;
   {
     WorkerPool pool(workers);
-    // Requests come in batches of 50 from one "client"; each batch has its
-    // own label, so trampolines are bound and returned all the time.
-    for (int batch = 0; std::chrono::steady_clock::now() < deadline; ++batch) {
-      auto label = std::make_shared<andweorc::Label>(
-          "batch", std::to_string(batch % 10).c_str());
-      for (int i = 0; i < 50; ++i, ++sent) {
-        // 3 : 2 : 1 mix of search, index, stats.
-        int k = int(sent % 6);
-        Endpoint e = k < 3   ? Endpoint::kSearch
-                     : k < 5 ? Endpoint::kIndex
-                             : Endpoint::kStats;
-        pool.submit(Request{e, sent * 0x9E3779B97F4A7C15ull, label}, 8);
-      }
+    // One client per endpoint, each with 2 requests in flight. Requests come
+    // in batches of 50, each batch with its own label (nested inside the
+    // endpoint's), so trampolines are bound and returned all the time.
+    std::vector<std::thread> clients;
+    for (Endpoint e : {Endpoint::kSearch, Endpoint::kIndex, Endpoint::kStats}) {
+      clients.emplace_back([&, e] {
+        Client client(2);
+        for (int batch = 0; std::chrono::steady_clock::now() < deadline;
+             ++batch) {
+          std::string name =
+              std::string(endpoint_name(e)) + "/" + std::to_string(batch % 10);
+          auto label = std::make_shared<andweorc::Label>("batch", name.c_str());
+          for (int i = 0; i < 50; ++i) {
+            client.wait_for_room();
+            uint64_t n = sent.fetch_add(1);
+            pool.submit(Request{e, n * 0x9E3779B97F4A7C15ull, label, &client});
+          }
+        }
+        client.drain();
+      });
     }
-    std::printf("sent %llu requests, checksum %llx\n", (unsigned long long)sent,
-                (unsigned long long)pool.checksum());
+    for (auto& c : clients) c.join();
+    checksum = pool.checksum();
   }
+  std::printf("sent %llu requests, checksum %llx\n",
+              (unsigned long long)sent.load(), (unsigned long long)checksum);
   return 0;
 }
