@@ -379,6 +379,12 @@ class Label {
   ~Label() { andweorc_label_destroy(&label_); }
   Label(const Label&) = delete;
   Label& operator=(const Label&) = delete;
+  // The trampoline moves along; the moved-from label applies directly.
+  // Neither may be in use (applied, counted) while it moves.
+  Label(Label&& other) noexcept : label_(other.label_) {
+    memset(&other.label_, 0, sizeof other.label_);
+  }
+  Label& operator=(Label&&) = delete;
 
   template <typename F, typename R = std::invoke_result_t<F&&>>
   R apply(F&& f) const {

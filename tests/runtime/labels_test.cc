@@ -47,6 +47,14 @@ TEST(Label, ExceptionsPassThroughTheTrampoline) {
   EXPECT_EQ(l.apply([] { return 3; }), 3);  // still usable afterwards
 }
 
+TEST(Label, MovesItsTrampoline) {
+  andweorc::Label a("k", "v");
+  andweorc::Label b(std::move(a));
+  EXPECT_TRUE(b.active());
+  EXPECT_FALSE(a.active());  // NOLINT(bugprone-use-after-move): by design
+  EXPECT_EQ(a.apply([] { return 1; }) + b.apply([] { return 2; }), 3);
+}
+
 TEST(Label, Nests) {
   andweorc::Label outer("tenant", "a"), inner("request", "17");
   int v = outer.apply([&] { return inner.apply([] { return 5; }) + 1; });
