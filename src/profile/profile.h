@@ -44,7 +44,7 @@ struct Stack {
   uint64_t samples = 0;
   // Indices into Profile::labels of the labels the samples carried, the
   // innermost apply first; empty for unlabelled samples.
-  std::vector<uint32_t> labels;
+  std::vector<uint32_t> labels = {};
   bool operator==(const Stack&) const = default;
 };
 
