@@ -6,6 +6,7 @@ packages=(
   libdw-dev libelf-dev elfutils zlib1g-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libprotobuf-dev protobuf-compiler   # pprof export (profile.proto)
   coz-profiler   # coz.h, for the Coz compatibility tests
   binutils       # strip, readelf
   clang-format   # style gate in scripts/test.sh

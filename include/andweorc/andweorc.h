@@ -20,6 +20,8 @@
 #include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -187,8 +189,162 @@ __attribute__((unused)) static inline void andweorc_task_adopt(uint64_t t) {
   if (adopt && t) adopt(t);
 }
 
+/* ---- Labels: which request (query, endpoint, tenant) a sample worked for ----
+ *
+ *   andweorc_label_t* l = andweorc_label_new("endpoint", "search");
+ *   andweorc_label_apply(l, handle_search, request);  // samples in here
+ *                                                     // carry endpoint=search
+ *   andweorc_label_progress(l, "requests");  // point
+ * "requests{endpoint=search}" andweorc_label_free(l);
+ *
+ * A label holds one of the runtime's trampolines for its lifetime: apply
+ * calls fn(arg) through it, so the sampled call chain shows the label (no
+ * syscall, no lock, no shared write). Make one label per request or per task
+ * group, not per call; apply it as often as you like, from any thread.
+ * Labels nest (a sample inside two applies carries both). When every
+ * trampoline is taken, new labels share an "andweorc=overflow" one. Without
+ * the runtime, apply just calls fn(arg). Labelled points: at most
+ * ANDWEORC_LABEL_POINTS names per label; each (name, label) pair uses one of
+ * the ANDWEORC_MAX_COUNTERS counter slots, so use them for labels with few
+ * values (endpoints, query classes), not for unique ids. */
+typedef void (*andweorc_label_fn)(void* arg);
+typedef void (*andweorc_trampoline_t_)(andweorc_label_fn fn, void* arg);
+#define ANDWEORC_LABEL_POINTS 8
+
+typedef struct andweorc_label_point_ {
+  const char* name; /* published last (release); NULL = free slot */
+  int claimed;
+  andweorc_site_t site;
+} andweorc_label_point_t_;
+
+typedef struct andweorc_label {
+  andweorc_trampoline_t_ trampoline; /* NULL: runtime absent */
+  uint32_t index;                    /* the runtime's trampoline index */
+  char* text;                        /* "key=value", for point names */
+  andweorc_label_point_t_ points[ANDWEORC_LABEL_POINTS];
+} andweorc_label_t;
+
+/* Runtime ABI (exported by libandweorc.so; looked up, never linked). */
+void* andweorc_label_acquire(const char* key, const char* value,
+                             uint32_t* index);
+void andweorc_label_release(uint32_t index);
+
+/* Binds `l` (caller's storage) to (key, value). Not for signal handlers. */
+__attribute__((unused)) static inline void andweorc_label_init(
+    andweorc_label_t* l, const char* key, const char* value) {
+  typedef void* (*acquire_fn)(const char*, const char*, uint32_t*);
+  ANDWEORC_LOOKUP_(acquire_fn, "andweorc_label_acquire", acquire)
+  size_t klen = key ? strlen(key) : 0, vlen = value ? strlen(value) : 0;
+  memset(l, 0, sizeof *l);
+  l->text = (char*)malloc(klen + vlen + 2);
+  if (l->text) {
+    memcpy(l->text, key ? key : "", klen);
+    l->text[klen] = '=';
+    memcpy(l->text + klen + 1, value ? value : "", vlen);
+    l->text[klen + vlen + 1] = 0;
+  }
+  if (acquire)
+    l->trampoline = (andweorc_trampoline_t_)acquire(key, value, &l->index);
+}
+
+/* Gives the trampoline back. No apply of `l` may be running. */
+__attribute__((unused)) static inline void andweorc_label_destroy(
+    andweorc_label_t* l) {
+  typedef void (*release_fn)(uint32_t);
+  ANDWEORC_LOOKUP_(release_fn, "andweorc_label_release", release)
+  if (l->trampoline && release) release(l->index);
+  l->trampoline = 0;
+  free(l->text);
+  l->text = 0;
+}
+
+/* Calls fn(arg) so that samples taken inside it carry the label. */
+__attribute__((unused)) static inline void andweorc_label_apply(
+    const andweorc_label_t* l, andweorc_label_fn fn, void* arg) {
+  if (__builtin_expect(l != 0 && l->trampoline != 0, 1))
+    l->trampoline(fn, arg);
+  else
+    fn(arg);
+}
+
+__attribute__((noinline, cold, unused)) static void andweorc_label_point_slow_(
+    andweorc_label_t* l, int kind, const char* name) {
+  ANDWEORC_LOOKUP_(andweorc_register_fn_, "andweorc_register_point", reg)
+  for (int i = 0; i < ANDWEORC_LABEL_POINTS; ++i) {
+    andweorc_label_point_t_* p = &l->points[i];
+    const char* n = __atomic_load_n(&p->name, __ATOMIC_ACQUIRE);
+    if (n != 0 && p->site.kind == kind && strcmp(n, name) == 0) {
+      andweorc_hit_(&p->site);
+      return;
+    }
+    if (n != 0 || __atomic_exchange_n(&p->claimed, 1, __ATOMIC_ACQ_REL))
+      continue; /* taken (maybe being filled by another thread) */
+    /* "name{key=value}": the runtime copies it, so it may be freed. */
+    size_t nlen = strlen(name), tlen = l->text ? strlen(l->text) : 0;
+    char* full = (char*)malloc(nlen + tlen + 3);
+    int id = -1;
+    if (full && reg) {
+      memcpy(full, name, nlen);
+      full[nlen] = '{';
+      memcpy(full + nlen + 1, l->text ? l->text : "", tlen);
+      full[nlen + tlen + 1] = '}';
+      full[nlen + tlen + 2] = 0;
+      id = reg(kind, full);
+    }
+    free(full);
+    p->site.name = 0;
+    p->site.kind = kind;
+    p->site.id = id > 0 ? id : -1;
+    __atomic_store_n(&p->name, name, __ATOMIC_RELEASE);
+    andweorc_hit_(&p->site);
+    return;
+  }
+}
+
+/* Counts a visit of progress point `name` for this label only: the point is
+ * named "name{key=value}". `name` should be a string literal. */
+__attribute__((always_inline, unused)) static inline void andweorc_label_point_(
+    andweorc_label_t* l, int kind, const char* name) {
+  for (int i = 0; i < ANDWEORC_LABEL_POINTS; ++i) {
+    andweorc_label_point_t_* p = &l->points[i];
+    const char* n = __atomic_load_n(&p->name, __ATOMIC_ACQUIRE);
+    if (n == name && p->site.kind == kind) {
+      andweorc_hit_(&p->site);
+      return;
+    }
+    if (n == 0) break;
+  }
+  andweorc_label_point_slow_(l, kind, name);
+}
+
+#define andweorc_label_progress(l, name) \
+  andweorc_label_point_((l), ANDWEORC_KIND_THROUGHPUT, (name))
+#define andweorc_label_begin(l, name) \
+  andweorc_label_point_((l), ANDWEORC_KIND_BEGIN, (name))
+#define andweorc_label_end(l, name) \
+  andweorc_label_point_((l), ANDWEORC_KIND_END, (name))
+
+/* Heap-allocated labels (NULL only when out of memory; NULL is accepted by
+ * apply, which then calls fn directly). */
+__attribute__((unused)) static inline andweorc_label_t* andweorc_label_new(
+    const char* key, const char* value) {
+  andweorc_label_t* l = (andweorc_label_t*)malloc(sizeof *l);
+  if (l) andweorc_label_init(l, key, value);
+  return l;
+}
+
+__attribute__((unused)) static inline void andweorc_label_free(
+    andweorc_label_t* l) {
+  if (!l) return;
+  andweorc_label_destroy(l);
+  free(l);
+}
+
 #ifdef __cplusplus
 } /* extern "C" */
+
+#include <new>
+#include <type_traits>
 
 namespace andweorc {
 
@@ -205,6 +361,100 @@ class LatencyScope {
 
  private:
   andweorc_site_t* end_;
+};
+
+/* A label for the samples of work done through apply (see the C API above).
+ *
+ *   andweorc::Label label("endpoint", "search");   // binds a trampoline
+ *   auto result = label.apply([&] { return search(query); });
+ *   label.progress("requests");          // point "requests{endpoint=search}"
+ *
+ * apply returns what the callable returns (values, references, void) and
+ * lets its exceptions through. Movable, not copyable. */
+class Label {
+ public:
+  Label(const char* key, const char* value) {
+    andweorc_label_init(&label_, key, value);
+  }
+  ~Label() { andweorc_label_destroy(&label_); }
+  Label(const Label&) = delete;
+  Label& operator=(const Label&) = delete;
+  // The trampoline moves along; the moved-from label applies directly.
+  // Neither may be in use (applied, counted) while it moves.
+  Label(Label&& other) noexcept : label_(other.label_) {
+    memset(&other.label_, 0, sizeof other.label_);
+  }
+  Label& operator=(Label&&) = delete;
+
+  template <typename F, typename R = std::invoke_result_t<F&&>>
+  R apply(F&& f) const {
+    using Fn = std::remove_reference_t<F>;
+    if (__builtin_expect(label_.trampoline == 0, 0))
+      return static_cast<F&&>(f)();
+    if constexpr (std::is_void_v<R>) {
+      label_.trampoline(&call_<F>,
+                        const_cast<void*>(static_cast<const void*>(&f)));
+    } else {
+      Call<Fn, F, R> call{&f, {}};
+      label_.trampoline(&call_result_<Fn, F, R>, &call);
+      if constexpr (std::is_reference_v<R>)
+        return static_cast<R>(*call.result.value);
+      else
+        return static_cast<R&&>(call.result.value);
+    }
+  }
+
+  // Labelled progress points: "name{key=value}" (name: a string literal).
+  void progress(const char* name) {
+    andweorc_label_point_(&label_, ANDWEORC_KIND_THROUGHPUT, name);
+  }
+  void begin(const char* name) {
+    andweorc_label_point_(&label_, ANDWEORC_KIND_BEGIN, name);
+  }
+  void end(const char* name) {
+    andweorc_label_point_(&label_, ANDWEORC_KIND_END, name);
+  }
+  // False when the runtime is not loaded (apply then calls directly).
+  bool active() const { return label_.trampoline != 0; }
+
+ private:
+  // The result is built inside the trampoline call; a union member, so R
+  // need not be default-constructible.
+  template <typename R, bool Ref = std::is_reference_v<R>>
+  struct Slot {
+    union {
+      R value;
+    };
+    bool set = false;
+    Slot() {}
+    ~Slot() {
+      if (set) value.~R();
+    }
+  };
+  template <typename R>
+  struct Slot<R, true> {
+    std::remove_reference_t<R>* value = nullptr;
+  };
+  template <typename Fn, typename F, typename R>
+  struct Call {
+    Fn* f;
+    Slot<R> result;
+  };
+  template <typename F>
+  static void call_(void* f) {
+    static_cast<F&&> (*static_cast<std::remove_reference_t<F>*>(f))();
+  }
+  template <typename Fn, typename F, typename R>
+  static void call_result_(void* p) {
+    auto* c = static_cast<Call<Fn, F, R>*>(p);
+    if constexpr (std::is_reference_v<R>) {
+      c->result.value = &static_cast<F&&>(*c->f)();
+    } else {
+      ::new (static_cast<void*>(&c->result.value)) R(static_cast<F&&>(*c->f)());
+      c->result.set = true;
+    }
+  }
+  mutable andweorc_label_t label_;
 };
 
 }  // namespace andweorc

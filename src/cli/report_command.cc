@@ -1,4 +1,7 @@
-// report_command.cc: `andweorc report FILE` re-prints a saved profile.
+// report_command.cc: `andweorc report FILE` re-prints a saved profile, in
+// text, JSON or an export format, optionally for one label or per label.
+#include <fmt/format.h>
+
 #include <fstream>
 #include <iostream>
 
@@ -6,9 +9,13 @@
 #include "cli/exit_codes.h"
 #include "cli/terminal.h"
 #include "profile/atomic_file.h"
+#include "profile/label_view.h"
 #include "profile/profile_json.h"
+#include "report/folded_writer.h"
 #include "report/html_report.h"
 #include "report/json_report.h"
+#include "report/pprof_writer.h"
+#include "report/speedscope_writer.h"
 #include "report/text_report.h"
 
 namespace andweorc::cli {
@@ -20,12 +27,76 @@ struct ReportOptions {
   std::string output;
   size_t top = 10;
   std::vector<std::string> source_roots;
+  std::string label;     // "key=value": only samples with this label
+  std::string group_by;  // a label key: one section per value
 };
 
+bool to_stdout(const ReportOptions& o) {
+  return o.output.empty() || o.output == "-";
+}
+
+// The text report, or with --group-by the whole report followed by the top
+// lines and functions of each value of the key.
+std::string text_report(const profile::Profile& p, const ReportOptions& o) {
+  std::ostringstream out;
+  report::TextOptions options;
+  options.top = o.top;
+  options.color = to_stdout(o) && use_color(1);
+  report::write_text(p, out, options);
+  if (o.group_by.empty()) return out.str();
+  report::TextOptions group = options;
+  group.sampling_only = true;
+  for (const auto& g : profile::group_by_key(p, o.group_by)) {
+    std::string name = g.has_label ? o.group_by + "=" + g.value
+                                   : "(no " + o.group_by + " label)";
+    double share = p.samples == 0
+                       ? 0.0
+                       : 100.0 * double(g.profile.samples) / double(p.samples);
+    out << fmt::format("\n== {}: {} samples ({:.1f}%) ==\n", name,
+                       g.profile.samples, share);
+    report::write_text(g.profile, out, group);
+  }
+  return out.str();
+}
+
+std::string render(const profile::Profile& p, const ReportOptions& o) {
+  std::ostringstream out;
+  if (o.format == "json") {
+    // The profile as data, plus the analysis tools would otherwise redo.
+    report::JsonOptions options;
+    options.include_analysis = true;
+    report::write_json(p, out, options);
+  } else if (o.format == "html") {
+    report::HtmlOptions options;
+    options.top = o.top;
+    options.source_roots = o.source_roots;
+    options.source_roots.push_back(".");
+    report::write_html(p, out, options);
+  } else if (o.format == "pprof") {
+    return report::pprof_gzipped(p);
+  } else if (o.format == "folded") {
+    report::write_folded(p, out);
+  } else if (o.format == "speedscope") {
+    report::write_speedscope(p, out);
+  } else {
+    return text_report(p, o);
+  }
+  return out.str();
+}
+
 int run_report(const ReportOptions& o) {
-  profile::ReadResult r = profile::read_profile(o.file);
-  if (!r.ok()) {
-    std::cerr << "andweorc: " << r.error << "\n";
+  std::optional<profile::Label> selector;
+  if (!o.label.empty()) {
+    selector = profile::parse_label_selector(o.label);
+    if (!selector) {
+      std::cerr << "andweorc: --label must be KEY=VALUE, not '" << o.label
+                << "'\n";
+      return kExitUsage;
+    }
+  }
+  if (!o.group_by.empty() && o.format != "text") {
+    std::cerr << "andweorc: --group-by works with --format text; other "
+                 "formats keep every label (pprof as sample labels)\n";
     return kExitUsage;
   }
   if (o.format == "html" && o.output.empty()) {
@@ -34,31 +105,25 @@ int run_report(const ReportOptions& o) {
                  "standard output)\n";
     return kExitUsage;
   }
-  std::string text;
-  if (o.format == "html") {
-    std::ostringstream out;
-    report::HtmlOptions options;
-    options.top = o.top;
-    options.source_roots = o.source_roots;
-    options.source_roots.push_back(".");
-    report::write_html(*r.profile, out, options);
-    text = out.str();
-  } else if (o.format == "json") {
-    // The profile as data, plus the analysis tools would otherwise redo.
-    std::ostringstream out;
-    report::JsonOptions options;
-    options.include_analysis = true;
-    report::write_json(*r.profile, out, options);
-    text = out.str();
-  } else {
-    std::ostringstream out;
-    report::TextOptions options;
-    options.top = o.top;
-    options.color = (o.output.empty() || o.output == "-") && use_color(1);
-    report::write_text(*r.profile, out, options);
-    text = out.str();
+  if (o.format == "pprof" && to_stdout(o)) {
+    std::cerr << "andweorc: --format pprof writes binary data: give -o "
+                 "FILE (e.g. -o profile.pb.gz)\n";
+    return kExitUsage;
   }
-  if (o.output.empty() || o.output == "-") {
+  profile::ReadResult r = profile::read_profile(o.file);
+  if (!r.ok()) {
+    std::cerr << "andweorc: " << r.error << "\n";
+    return kExitUsage;
+  }
+  profile::Profile p = selector
+                           ? profile::filter_by_label(*r.profile, *selector)
+                           : std::move(*r.profile);
+  std::string text = render(p, o);
+  if (text.empty() && o.format == "pprof") {
+    std::cerr << "andweorc: cannot compress the pprof profile\n";
+    return kExitUsage;
+  }
+  if (to_stdout(o)) {
     std::cout << text;
     return kExitOk;
   }
@@ -77,8 +142,12 @@ CommandRunner add_report_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("report", "Print a saved profile");
   cmd->add_option("FILE", o->file, "Profile written by 'andweorc run'")
       ->required();
-  cmd->add_option("-f,--format", o->format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "html"}))
+  cmd->add_option("-f,--format", o->format,
+                  "Output format: text, json, html (one self-contained page), "
+                  "pprof (gzipped profile.proto), folded (flame-graph "
+                  "stacks), speedscope")
+      ->check(CLI::IsMember(
+          {"text", "json", "html", "pprof", "folded", "speedscope"}))
       ->capture_default_str();
   cmd->add_option("-o,--output", o->output,
                   "Write to this file instead of standard output (html needs "
@@ -89,6 +158,10 @@ CommandRunner add_report_command(CLI::App& app) {
                   "html: also look for source files under DIR (repeatable; "
                   "the working directory is always searched)")
       ->type_name("DIR");
+  cmd->add_option("--label", o->label,
+                  "Only samples that carried this label (KEY=VALUE)");
+  cmd->add_option("--group-by", o->group_by,
+                  "Top lines and functions per value of this label key");
   return [o] { return run_report(*o); };
 }
 

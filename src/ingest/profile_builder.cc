@@ -3,10 +3,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <unordered_map>
 
+#include "ingest/label_resolver.h"
 #include "runtime/raw_format.h"
 #include "symbols/scope.h"
 
@@ -75,6 +77,21 @@ const std::vector<uint32_t>& frames_for(ProcessContext& ctx, uint64_t address,
   }
   return cache.emplace(address, std::move(ids)).first->second;
 }
+
+class LabelTable {
+ public:
+  explicit LabelTable(profile::Profile* p) : profile_(p) {}
+  uint32_t intern(const std::string& key, const std::string& value) {
+    profile::Label l{key, value};
+    auto [it, added] = index_.try_emplace(l, uint32_t(profile_->labels.size()));
+    if (added) profile_->labels.push_back(std::move(l));
+    return it->second;
+  }
+
+ private:
+  profile::Profile* profile_;
+  std::map<profile::Label, uint32_t> index_;
+};
 
 void add_experiments(const RawProcess& p, profile::Profile* out) {
   for (const RawExperiment& re : p.experiments)
@@ -150,7 +167,10 @@ void build_profile(const std::vector<RawProcess>& processes,
                                                    : options.source_scope;
   ScopeMatcher scope(out->scope.binary, out->scope.source);
   FrameTable table(out);
-  std::map<std::vector<uint32_t>, uint64_t> stacks;
+  LabelTable labels(out);
+  // (frames, labels) -> samples
+  std::map<std::pair<std::vector<uint32_t>, std::vector<uint32_t>>, uint64_t>
+      stacks;
   std::map<std::pair<std::string, profile::PointKind>, size_t> point_index;
   std::set<std::string> main_executables;
 
@@ -161,14 +181,28 @@ void build_profile(const std::vector<RawProcess>& processes,
     out->threads += p.threads.size();
     out->lost_samples += p.lost_samples;
     ProcessContext ctx{p, symbols::ProcessMaps::parse(p.maps), {}, {}};
+    LabelResolver resolver(p.label_bindings);
     for (const RawSample& s : p.samples) {
-      std::vector<uint32_t> stack;
+      std::vector<uint32_t> stack, stack_labels;
       for (size_t i = 0; i < s.frames.size(); ++i) {
+        // A return address points after the call: look up the call itself.
+        uint64_t code =
+            i > 0 && s.frames[i] > 0 ? s.frames[i] - 1 : s.frames[i];
+        if (resolver.is_machinery(code)) {
+          // A label trampoline: it names the label and is hidden.
+          if (const RawLabelBinding* b = resolver.label_at(code, s.time_ns)) {
+            uint32_t id = labels.intern(b->key, b->value);
+            if (std::find(stack_labels.begin(), stack_labels.end(), id) ==
+                stack_labels.end())
+              stack_labels.push_back(id);
+          }
+          continue;
+        }
         const auto& ids =
             frames_for(ctx, s.frames[i], i > 0, symbolizer, scope, table);
         stack.insert(stack.end(), ids.begin(), ids.end());
       }
-      stacks[stack] += s.weight;
+      stacks[{std::move(stack), std::move(stack_labels)}] += s.weight;
       out->samples += s.weight;
     }
     for (const RawPoint& rp : p.points) {
@@ -186,8 +220,8 @@ void build_profile(const std::vector<RawProcess>& processes,
     add_experiments(p, out);
     add_process_warnings(p, out);
   }
-  for (auto& [frames, count] : stacks)
-    out->stacks.push_back(profile::Stack{frames, count});
+  for (auto& [key, count] : stacks)
+    out->stacks.push_back(profile::Stack{key.first, count, key.second});
   add_module_warnings(symbolizer, main_executables, out);
   if (out->lost_samples > 0)
     out->warnings.push_back(

@@ -105,6 +105,29 @@ bool decode_experiment(const std::string& buf, size_t pos, size_t end,
   return true;
 }
 
+namespace {
+
+void parse_label_binding(const std::string& buf, size_t pos, size_t end,
+                         RawProcess* out) {
+  raw::LabelBindingRecord r;
+  if (!read_pod(buf, pos, end, &r)) return;
+  pos += sizeof r;
+  RawLabelBinding b;
+  b.time_ns = r.time_ns;
+  b.start = r.start;
+  b.end = r.end;
+  b.table_start = r.table_start;
+  b.table_end = r.table_end;
+  b.trampoline = r.trampoline;
+  if (!read_string(buf, &pos, end, r.key_len, &b.key)) return;
+  if (pos + r.value_len > end) return;
+  b.value = buf.substr(pos, r.value_len);
+  if (b.start >= b.end) return;  // not a code range: ignore
+  out->label_bindings.push_back(std::move(b));
+}
+
+}  // namespace
+
 bool read_raw_file(const std::string& path, RawProcess* out,
                    std::string* error) {
   std::ifstream in(path, std::ios::binary);
@@ -188,6 +211,9 @@ bool parse_raw_bytes(const std::string& buf, const std::string& path,
           out->experiments.push_back(std::move(e));
         break;
       }
+      case raw::kLabelBinding:
+        parse_label_binding(buf, body, end, out);
+        break;
       case raw::kEnd: {
         raw::EndRecord er;
         if (read_pod(buf, body, end, &er)) out->end_ns = er.time_ns;

@@ -45,6 +45,15 @@ struct RawExperiment {
   std::vector<RawExperimentPoint> points;
 };
 
+// A label bound to a trampoline (raw::LabelBindingRecord).
+struct RawLabelBinding {
+  uint64_t time_ns = 0;
+  uint64_t start = 0, end = 0;              // the trampoline's code
+  uint64_t table_start = 0, table_end = 0;  // all label machinery
+  uint32_t trampoline = 0;
+  std::string key, value;
+};
+
 struct RawProcess {
   std::string path;  // the raw file
   int pid = 0;
@@ -64,6 +73,7 @@ struct RawProcess {
   uint64_t lost_samples = 0;
   std::vector<uint32_t> threads;  // tids seen starting
   std::vector<RawExperiment> experiments;
+  std::vector<RawLabelBinding> label_bindings;  // in file order
 };
 
 // Decodes the payload of one kExperiment record, buf[pos, end). Returns

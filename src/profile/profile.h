@@ -15,7 +15,7 @@ namespace andweorc::profile {
 
 // JSON schema version: readers reject another major version.
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 1;
+inline constexpr int kSchemaMinor = 2;
 
 // One source-level frame. An address inside inlined code expands into several
 // Frames (innermost first), the outer ones with inlined == false only for the
@@ -30,10 +30,21 @@ struct Frame {
   bool operator==(const Frame&) const = default;
 };
 
+// An application label (andweorc::Label) that samples can carry.
+struct Label {
+  std::string key;
+  std::string value;
+  bool operator==(const Label&) const = default;
+  auto operator<=>(const Label&) const = default;
+};
+
 // A distinct call stack and how many samples (weighted) had it.
 struct Stack {
   std::vector<uint32_t> frames;  // indices into Profile::frames, leaf first
   uint64_t samples = 0;
+  // Indices into Profile::labels of the labels the samples carried, the
+  // innermost apply first; empty for unlabelled samples.
+  std::vector<uint32_t> labels = {};
   bool operator==(const Stack&) const = default;
 };
 
@@ -126,6 +137,7 @@ struct Profile {
   uint64_t lost_samples = 0;  // dropped because a buffer was full
   std::vector<Frame> frames;
   std::vector<Stack> stacks;
+  std::vector<Label> labels;  // distinct (key, value) pairs; since 1.2
   std::vector<ProgressPoint> points;
   std::vector<std::string> warnings;    // sentences for the user
   std::vector<Experiment> experiments;  // empty when none ran

@@ -257,7 +257,35 @@ void read_frames(const Json& doc, std::vector<Frame>* frames) {
   }
 }
 
-void read_stacks(const Json& doc, size_t nframes, std::vector<Stack>* stacks) {
+// Since 1.2, optional: the (key, value) pairs stacks refer to.
+void read_labels(const Json& doc, std::vector<Label>* labels) {
+  if (!doc.contains("labels")) return;
+  const Json& a = get_array(doc, "labels", "");
+  for (size_t i = 0; i < a.size(); ++i) {
+    std::string w = at("labels", i);
+    const Json& o = as_object(a[i], w);
+    labels->push_back(
+        Label{get_string(o, "key", w), get_string(o, "value", w)});
+  }
+}
+
+void read_stack_labels(const Json& o, const std::string& w, size_t nlabels,
+                       Stack* s) {
+  if (!o.contains("labels")) return;
+  const Json& la = get_array(o, "labels", w);
+  for (size_t k = 0; k < la.size(); ++k) {
+    std::string path = at(join(w, "labels"), k);
+    uint64_t index = as_u64(la[k], path);
+    if (index >= nlabels)
+      throw Invalid{
+          fmt::format("field '{}' refers to label {} but there are {}", path,
+                      index, nlabels)};
+    s->labels.push_back(static_cast<uint32_t>(index));
+  }
+}
+
+void read_stacks(const Json& doc, size_t nframes, size_t nlabels,
+                 std::vector<Stack>* stacks) {
   const Json& a = get_array(doc, "stacks", "");
   stacks->reserve(a.size());
   for (size_t i = 0; i < a.size(); ++i) {
@@ -280,6 +308,7 @@ void read_stacks(const Json& doc, size_t nframes, std::vector<Stack>* stacks) {
       s.frames.push_back(static_cast<uint32_t>(index));
     }
     s.samples = get_u64(o, "samples", w);
+    read_stack_labels(o, w, nlabels, &s);
     stacks->push_back(std::move(s));
   }
 }
@@ -430,7 +459,8 @@ Profile read_body(const Json& doc) {
   p.samples = get_u64(counts, "samples", "counts");
   p.lost_samples = get_u64(counts, "lost_samples", "counts");
   read_frames(doc, &p.frames);
-  read_stacks(doc, p.frames.size(), &p.stacks);
+  read_labels(doc, &p.labels);
+  read_stacks(doc, p.frames.size(), p.labels.size(), &p.stacks);
   read_points(doc, &p.points);
   p.warnings = get_strings(doc, "warnings", "");
   read_experiments(doc, &p.experiments);
@@ -525,9 +555,15 @@ nlohmann::ordered_json to_json(const Profile& p) {
   j["frames"] = std::move(frames);
   OJson stacks = OJson::array();
   for (const Stack& s : p.stacks) {
-    stacks.push_back(OJson{{"frames", s.frames}, {"samples", s.samples}});
+    OJson stack{{"frames", s.frames}, {"samples", s.samples}};
+    if (!s.labels.empty()) stack["labels"] = s.labels;
+    stacks.push_back(std::move(stack));
   }
   j["stacks"] = std::move(stacks);
+  OJson labels = OJson::array();
+  for (const Label& l : p.labels)
+    labels.push_back(OJson{{"key", l.key}, {"value", l.value}});
+  j["labels"] = std::move(labels);
   OJson points = OJson::array();
   for (const ProgressPoint& pt : p.points) {
     points.push_back(OJson{{"name", pt.name},

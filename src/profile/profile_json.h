@@ -25,7 +25,7 @@ namespace andweorc::profile {
 // The value of the top-level "format" field.
 inline constexpr std::string_view kFormatTag = "andweorc-profile";
 
-// "MAJOR.MINOR" of the current schema, e.g. "1.1".
+// "MAJOR.MINOR" of the current schema, e.g. "1.2".
 std::string schema_version();
 
 // The JSON document for `p`; keys keep the documented order.

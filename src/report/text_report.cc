@@ -16,6 +16,7 @@
 #include "profile/derived_warnings.h"
 #include "report/causal_section.h"
 #include "report/display.h"
+#include "report/label_section.h"
 
 namespace andweorc::report {
 namespace {
@@ -401,10 +402,13 @@ void write_text(const Profile& p, std::ostream& out,
   if (c.attribution.in_scope > 0) {
     c.common = shown_common_dir(c.attribution, options.top);
   }
-  write_header(c, out);
-  write_warnings(c, out);
-  write_points(c, out);
-  write_causal_section(c, out);
+  if (!options.sampling_only) {
+    write_header(c, out);
+    write_warnings(c, out);
+    write_points(c, out);
+    write_causal_section(c, out);
+    write_label_section(p, out, options.top, c.style.heading("Labels:"));
+  }
   write_top_lines(c, out);
   write_top_functions(c, out);
 }

@@ -11,7 +11,8 @@
 //   4. the causal profile (report/causal_section.h), when experiments ran or
 //      the run asked for them (settings.enabled), at most `top` lines per
 //      progress point;
-//   5. "Top lines" and "Top functions": in-scope samples attributed as in
+//   5. labels (report/label_section.h), when samples carried any;
+//   6. "Top lines" and "Top functions": in-scope samples attributed as in
 //      profile/attribution.h, most first, at most `top` rows each (0 = all).
 //      Shares are of all samples. With no sample in scope it says so, with
 //      the fix, instead of the tables.
@@ -31,6 +32,9 @@ struct TextOptions {
   size_t top = 10;     // rows per table; 0 lists every row
   bool color = false;  // ANSI colors (for terminals)
   size_t width = 100;  // maximum line width in columns (at least 60 is used)
+  // Only the "Top lines" and "Top functions" tables (one label group of
+  // `andweorc report --group-by`).
+  bool sampling_only = false;
 };
 
 void write_text(const profile::Profile& p, std::ostream& out,

@@ -36,6 +36,7 @@ enum RecordType : uint32_t {
   kNote = 7,        // UTF-8 text for the user (e.g. why the fallback is used)
   kEnd = 8,         // EndRecord: the process shut the profiler down cleanly
   kExperiment = 9,  // ExperimentHeader + file + function + ExperimentPoint...
+  kLabelBinding = 10,  // LabelBindingRecord + key + value (labels.h)
 };
 
 struct RecordHeader {
@@ -113,6 +114,24 @@ struct ExperimentPoint {
   uint64_t departures;  // latency only
   int64_t in_flight_start;
   int64_t in_flight_end;
+};
+
+// From `time_ns` on, the trampoline whose code is [start, end) runs work of
+// the label (key, value), until its next binding record. Followed by key_len
+// bytes of key and value_len bytes of value, each padded to 8. A sample whose
+// call chain holds an address in [start, end) carries that label. Addresses
+// in [table_start, table_end) (every trampoline and their shared helper) are
+// label machinery, not user code: reports hide them.
+struct LabelBindingRecord {
+  uint64_t time_ns;  // CLOCK_MONOTONIC, like SampleHeader::time_ns
+  uint64_t start;    // trampoline code range in this process
+  uint64_t end;
+  uint64_t table_start;
+  uint64_t table_end;
+  uint32_t trampoline;  // index in the family; 0 is the shared overflow one
+  uint32_t key_len;
+  uint32_t value_len;
+  uint32_t reserved;
 };
 
 struct LostRecord {

@@ -100,7 +100,7 @@ TEST(ProfileJson, RoundTripsCompactAndDefault) {
 TEST(ProfileJson, WritesDocumentedLayout) {
   json j = json::parse(text_of(full_profile()));
   EXPECT_EQ(j["format"], "andweorc-profile");
-  EXPECT_EQ(j["version"], "1.1");
+  EXPECT_EQ(j["version"], "1.2");
   EXPECT_EQ(j["run"]["command"][2], "80 81");
   EXPECT_EQ(j["run"]["sampler"], "timer");
   EXPECT_EQ(j["counts"]["threads"], 7);
