@@ -6,7 +6,7 @@
 #include "cli/exit_codes.h"
 #include "cli/terminal.h"
 #include "profile/atomic_file.h"
-#include "profile/profile_json.h"
+#include "profile/profile_loader.h"
 #include "report/json_report.h"
 #include "report/text_report.h"
 
@@ -21,7 +21,7 @@ struct ReportOptions {
 };
 
 int run_report(const ReportOptions& o) {
-  profile::ReadResult r = profile::read_profile(o.file);
+  profile::ReadResult r = profile::load_profile(o.file);
   if (!r.ok()) {
     std::cerr << "andweorc: " << r.error << "\n";
     return kExitUsage;
@@ -59,7 +59,9 @@ int run_report(const ReportOptions& o) {
 CommandRunner add_report_command(CLI::App& app) {
   auto o = std::make_shared<ReportOptions>();
   CLI::App* cmd = app.add_subcommand("report", "Print a saved profile");
-  cmd->add_option("FILE", o->file, "Profile written by 'andweorc run'")
+  cmd->add_option(
+         "FILE", o->file,
+         "Profile written by 'andweorc run' (JSON) or Coz (profile.coz)")
       ->required();
   cmd->add_option("-f,--format", o->format, "Output format")
       ->check(CLI::IsMember({"text", "json"}))
