@@ -1,6 +1,8 @@
 // diff_text.cc: the diff for a terminal (see diff_writers.h).
 #include <fmt/format.h>
 
+#include <sstream>
+
 #include "compare/diff_format.h"
 #include "compare/diff_writers.h"
 #include "report/display.h"
@@ -35,8 +37,9 @@ std::string name_of(const std::string& file, int line,
   return fit_left(s, 40);
 }
 
-void line_row(const LineChange& c, std::ostream& out) {
+void line_row(const LineChange& c, std::ostream& stream) {
   const auto& l = c.line();
+  std::ostringstream out;
   out << "  " << col(format::status_words(c.status), 23)
       << col(name_of(l.file, l.line, l.function), 42)
       << col(format::impact(c.base), 30) << col(format::impact(c.next), 30)
@@ -44,7 +47,9 @@ void line_row(const LineChange& c, std::ostream& out) {
   if (c.match && *c.match != MatchKind::kSource) {
     out << " [matched by " << match_kind_name(*c.match) << "]";
   }
-  out << "\n";
+  std::string row = out.str();
+  row.erase(row.find_last_not_of(' ') + 1);
+  stream << row << "\n";
 }
 
 void share_rows(const std::vector<ShareChange>& rows, size_t top,

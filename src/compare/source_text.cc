@@ -45,9 +45,21 @@ const std::vector<std::string>* SourceText::load(const std::string& file) {
       path = to_ + path.substr(from_.size());
     }
     struct stat st {};
-    if (!file.empty() && ::stat(path.c_str(), &st) == 0 &&
-        S_ISREG(st.st_mode) &&
-        static_cast<size_t>(st.st_size) <= kMaxSourceBytes) {
+    auto readable = [&](const std::string& candidate) {
+      return !candidate.empty() && ::stat(candidate.c_str(), &st) == 0 &&
+             S_ISREG(st.st_mode) &&
+             static_cast<size_t>(st.st_size) <= kMaxSourceBytes;
+    };
+    // Debug info often records paths relative to the compilation directory
+    // ("../../src/x.c"); from the source tree's root, "src/x.c" is the file.
+    if (!readable(path) && !path.empty() && path[0] != '/') {
+      std::string stripped = path;
+      while (stripped.rfind("../", 0) == 0 || stripped.rfind("./", 0) == 0) {
+        stripped.erase(0, stripped.find('/') + 1);
+      }
+      if (readable(stripped)) path = stripped;
+    }
+    if (readable(path)) {
       std::ifstream in(path);
       if (in) {
         lines.emplace();

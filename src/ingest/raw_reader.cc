@@ -113,6 +113,11 @@ bool read_raw_file(const std::string& path, RawProcess* out,
   }
   std::string buf((std::istreambuf_iterator<char>(in)),
                   std::istreambuf_iterator<char>());
+  return parse_raw_buffer(buf, path, out, error);
+}
+
+bool parse_raw_buffer(const std::string& buf, const std::string& path,
+                      RawProcess* out, std::string* error) {
   raw::FileHeader fh;
   if (!read_pod(buf, 0, buf.size(), &fh) ||
       std::memcmp(fh.magic, raw::kMagic, sizeof fh.magic) != 0) {

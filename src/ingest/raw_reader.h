@@ -70,6 +70,11 @@ struct RawProcess {
 bool read_raw_file(const std::string& path, RawProcess* out,
                    std::string* error);
 
+// Parses the contents of a raw file; `path` names it in messages and in
+// RawProcess::path.
+bool parse_raw_buffer(const std::string& buf, const std::string& path,
+                      RawProcess* out, std::string* error);
+
 // Reads every *.awr file in `dir`, ordered by name.
 bool read_raw_dir(const std::string& dir, std::vector<RawProcess>* out,
                   std::string* error);
