@@ -77,7 +77,10 @@ std::string shares(const ShareChange& s) {
 }
 
 std::string share_change(const ShareChange& s) {
-  return fmt::format("{:+.1f} pp", 100 * s.change());
+  double pp = 100 * s.change();
+  // No "-0.0": a change too small to show is no change.
+  if (std::fabs(pp) < 0.05) return "0.0 pp";
+  return fmt::format("{:+.1f} pp", pp);
 }
 
 }  // namespace andweorc::compare::format
