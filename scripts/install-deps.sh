@@ -9,6 +9,7 @@ packages=(
   coz-profiler   # coz.h, for the Coz compatibility tests
   binutils       # strip, readelf
   clang-format   # style gate in scripts/test.sh
+  clang libclang-rt-14-dev   # libFuzzer for fuzz/ (ANDWEORC_BUILD_FUZZERS=ON)
 )
 missing=()
 for p in "${packages[@]}"; do
