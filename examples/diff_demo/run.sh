@@ -6,8 +6,8 @@
 set -euo pipefail
 build=${1:-build}
 out=${2:-.}
-"$build/bin/andweorc" run -q -o "$out/base.json" -- "$build/bin/diff_demo_base" 9000
-"$build/bin/andweorc" run -q -o "$out/new.json" -- "$build/bin/diff_demo_new" 32000
+"$build/bin/andweorc" run -q -o "$out/base.json" -- "$build/bin/diff_demo_base" 9000 >&2
+"$build/bin/andweorc" run -q -o "$out/new.json" -- "$build/bin/diff_demo_new" 32000 >&2
 status=0
 "$build/bin/andweorc" diff "$out/base.json" "$out/new.json" --format markdown \
   --fail-on new-bottleneck || status=$?
