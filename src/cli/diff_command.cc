@@ -90,7 +90,10 @@ CommandRunner add_diff_command(CLI::App& app) {
          "--fail-on", o->fail_on,
          "Exit 1 when a rule is broken: new-bottleneck, impact-increase=X, "
          "share-increase=PP, slowdown=PCT (comma-separated or repeated)")
-      ->take_all();
+      // One rule list per occurrence, so `--fail-on X BASE NEW` still
+      // reads BASE and NEW as the profiles.
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--base-source-map", o->base_source_map,
                   "FROM=TO: read BASE's source files with prefix FROM at TO "
                   "(to match lines by their text)");

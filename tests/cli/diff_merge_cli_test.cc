@@ -73,6 +73,8 @@ TEST_F(CliTest, DiffExitStatusFollowsFailOn) {
   EXPECT_NE(r.out.find("REGRESSION"), std::string::npos);
   r = run("diff " + both + " --fail-on slowdown=5 --fail-on impact-increase=9");
   EXPECT_EQ(r.status, 0) << r.err;
+  r = run("diff --fail-on new-bottleneck " + both);  // option first
+  EXPECT_EQ(r.status, 1) << r.err;
   // The same profile against itself never regresses.
   r = run("diff " + path("base.json") + " " + path("base.json") +
           " --fail-on new-bottleneck,impact-increase=0,share-increase=0");
