@@ -17,6 +17,8 @@ using CommandRunner = std::function<int()>;
 CommandRunner add_run_command(CLI::App& app,
                               const std::vector<std::string>& command);
 CommandRunner add_report_command(CLI::App& app);
+CommandRunner add_diff_command(CLI::App& app);
+CommandRunner add_merge_command(CLI::App& app);
 
 }  // namespace andweorc::cli
 

@@ -5,6 +5,8 @@
 namespace andweorc::cli {
 
 inline constexpr int kExitOk = 0;
+// `diff`: a --fail-on rule was broken (a regression for CI).
+inline constexpr int kExitRegression = 1;
 // Bad usage or bad input (unknown option, missing command, unreadable or
 // corrupt profile). `run` otherwise returns the profiled program's status.
 inline constexpr int kExitUsage = 2;

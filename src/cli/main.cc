@@ -33,12 +33,20 @@ int main(int argc, char** argv) {
   app.footer(
       "Examples:\n"
       "  andweorc run -- ./my_program --its-args    profile, print the report\n"
-      "  andweorc report profile.json                print a saved profile\n\n"
+      "  andweorc report profile.json                print a saved profile\n"
+      "  andweorc diff main.json pr.json --format markdown --fail-on "
+      "new-bottleneck\n"
+      "                                              compare two versions\n"
+      "  andweorc merge a.json b.json -o all.json    combine runs\n"
+      "'report', 'diff' and 'merge' also read Coz's profile.coz.\n\n"
       "Run 'andweorc COMMAND --help' for a command's options.\n"
-      "Exit status: 'run' returns the program's own status; 2 means a usage or "
-      "input error.");
+      "Exit status: 'run' returns the program's own status; 'diff' returns 1 "
+      "when a "
+      "--fail-on rule is broken; 2 means a usage or input error.");
   CommandRunner run = add_run_command(app, command);
   CommandRunner report = add_report_command(app);
+  CommandRunner diff = add_diff_command(app);
+  CommandRunner merge = add_merge_command(app);
 
   try {
     app.parse(our_argc, argv);
@@ -53,5 +61,7 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand("run")) return run();
   if (app.got_subcommand("report")) return report();
+  if (app.got_subcommand("diff")) return diff();
+  if (app.got_subcommand("merge")) return merge();
   return kExitUsage;
 }

@@ -10,7 +10,7 @@
 #include "cli/terminal.h"
 #include "profile/atomic_file.h"
 #include "profile/label_view.h"
-#include "profile/profile_json.h"
+#include "profile/profile_loader.h"
 #include "report/folded_writer.h"
 #include "report/html_report.h"
 #include "report/json_report.h"
@@ -110,7 +110,7 @@ int run_report(const ReportOptions& o) {
                  "FILE (e.g. -o profile.pb.gz)\n";
     return kExitUsage;
   }
-  profile::ReadResult r = profile::read_profile(o.file);
+  profile::ReadResult r = profile::load_profile(o.file);
   if (!r.ok()) {
     std::cerr << "andweorc: " << r.error << "\n";
     return kExitUsage;
@@ -140,7 +140,9 @@ int run_report(const ReportOptions& o) {
 CommandRunner add_report_command(CLI::App& app) {
   auto o = std::make_shared<ReportOptions>();
   CLI::App* cmd = app.add_subcommand("report", "Print a saved profile");
-  cmd->add_option("FILE", o->file, "Profile written by 'andweorc run'")
+  cmd->add_option(
+         "FILE", o->file,
+         "Profile written by 'andweorc run' (JSON) or Coz (profile.coz)")
       ->required();
   cmd->add_option("-f,--format", o->format,
                   "Output format: text, json, html (one self-contained page), "

@@ -1,0 +1,86 @@
+// diff_format.cc: see diff_format.h.
+#include "compare/diff_format.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "experiments/ranking.h"
+
+namespace andweorc::compare::format {
+
+std::string impact(const std::optional<experiments::LineImpact>& i) {
+  if (!i) return "-";
+  if (!i->fitted) return std::string(experiments::verdict_text(i->verdict));
+  return fmt::format("{:.3f} [{:.3f}, {:.3f}]{}", i->slope, i->ci_low,
+                     i->ci_high, i->significant ? " *" : "");
+}
+
+std::string change(const std::optional<ImpactDelta>& d) {
+  if (!d) return "";
+  return fmt::format("{:+.3f} (p = {:.2g})", d->delta, d->p);
+}
+
+std::string location(const std::string& file, int line) {
+  return fmt::format("{}:{}", file.empty() ? "?" : file_basename(file), line);
+}
+
+std::string seconds(double s) {
+  if (s >= 1) return fmt::format("{:.3f} s", s);
+  if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
+  if (s >= 1e-6) return fmt::format("{:.3f} us", s * 1e6);
+  return fmt::format("{:.1f} ns", s * 1e9);
+}
+
+std::string point_speed(const PointChange& p) {
+  const char* per =
+      p.kind == profile::PointKind::kLatency ? " latency" : " per visit";
+  if (!p.in_base) return "only in NEW";
+  if (!p.in_new) return "only in BASE";
+  if (!p.speedup) return "no baseline experiments on both sides";
+  double pct = 100 * *p.speedup;
+  std::string how = pct >= 0
+                        ? fmt::format("{:.1f}% faster", pct)
+                        : fmt::format("{:.1f}% slower",
+                                      100 * (p.new_baseline - p.base_baseline) /
+                                          p.base_baseline);
+  return fmt::format("{} -> {}{} ({})", seconds(p.base_baseline),
+                     seconds(p.new_baseline), per, how);
+}
+
+std::string status_words(LineStatus s) {
+  switch (s) {
+    case LineStatus::kNewBottleneck:
+      return "NEW bottleneck";
+    case LineStatus::kVanishedBottleneck:
+      return "bottleneck gone";
+    case LineStatus::kIncreased:
+      return "impact up";
+    case LineStatus::kDecreased:
+      return "impact down";
+    case LineStatus::kUnchanged:
+      return "no significant change";
+    case LineStatus::kOnlyBase:
+      return "only in BASE";
+    case LineStatus::kOnlyNew:
+      return "only in NEW";
+  }
+  return "?";
+}
+
+std::string shares(const ShareChange& s) {
+  auto one = [](bool present, double v) {
+    return present ? fmt::format("{:.1f}%", 100 * v) : std::string("-");
+  };
+  return fmt::format("{} -> {}", one(s.in_base, s.base_share),
+                     one(s.in_new, s.new_share));
+}
+
+std::string share_change(const ShareChange& s) {
+  double pp = 100 * s.change();
+  // No "-0.0": a change too small to show is no change.
+  if (std::fabs(pp) < 0.05) return "0.0 pp";
+  return fmt::format("{:+.1f} pp", pp);
+}
+
+}  // namespace andweorc::compare::format

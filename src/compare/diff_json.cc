@@ -1,0 +1,118 @@
+// diff_json.cc: the diff for tools (see diff_writers.h, docs/diff.md).
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "compare/diff_writers.h"
+#include "experiments/ranking.h"
+
+namespace andweorc::compare {
+namespace {
+
+using OJson = nlohmann::ordered_json;
+
+// JSON has no NaN or infinity.
+OJson number(double v) { return std::isfinite(v) ? OJson(v) : OJson(nullptr); }
+
+OJson impact(const std::optional<experiments::LineImpact>& i) {
+  if (!i) return nullptr;
+  OJson j;
+  j["file"] = i->file;
+  j["line"] = i->line;
+  j["function"] = i->function;
+  j["granularity"] = i->granularity;
+  j["rank"] = i->rank;
+  j["fitted"] = i->fitted;
+  j["impact"] = number(i->slope);
+  j["ci_low"] = number(i->ci_low);
+  j["ci_high"] = number(i->ci_high);
+  j["se"] = number(i->slope_se);
+  j["dof"] = i->dof;
+  j["experiments"] = i->experiments;
+  j["significant"] = i->significant;
+  j["bottleneck"] = is_bottleneck(*i);
+  j["verdict"] = std::string(experiments::verdict_text(i->verdict));
+  return j;
+}
+
+OJson share(const ShareChange& s, bool line) {
+  OJson j;
+  j["file"] = s.file;
+  if (line) j["line"] = s.line;
+  j["function"] = s.function;
+  j["base_share"] = s.in_base ? number(s.base_share) : OJson(nullptr);
+  j["new_share"] = s.in_new ? number(s.new_share) : OJson(nullptr);
+  j["change"] = number(s.change());
+  if (line) {
+    j["match"] = s.match ? OJson(match_kind_name(*s.match)) : OJson(nullptr);
+  }
+  return j;
+}
+
+}  // namespace
+
+void write_diff_json(const DiffReport& r, std::ostream& out) {
+  const ProfileDiff& d = *r.diff;
+  OJson j;
+  j["format"] = kDiffFormatTag;
+  j["version"] = kDiffFormatVersion;
+  j["base"] = {{"file", r.base_name}, {"program", d.base_program}};
+  j["new"] = {{"file", r.new_name}, {"program", d.new_program}};
+  j["level"] = d.level;
+  OJson points = OJson::array();
+  for (const PointChange& p : d.points) {
+    OJson pj;
+    pj["name"] = p.name;
+    pj["kind"] =
+        p.kind == profile::PointKind::kLatency ? "latency" : "throughput";
+    pj["in_base"] = p.in_base;
+    pj["in_new"] = p.in_new;
+    pj["base_baseline_s"] =
+        p.base_baseline > 0 ? number(p.base_baseline) : OJson(nullptr);
+    pj["new_baseline_s"] =
+        p.new_baseline > 0 ? number(p.new_baseline) : OJson(nullptr);
+    pj["speedup"] = p.speedup ? number(*p.speedup) : OJson(nullptr);
+    OJson lines = OJson::array();
+    for (const LineChange& c : p.lines) {
+      OJson lj;
+      lj["status"] = status_name(c.status);
+      lj["match"] = c.match ? OJson(match_kind_name(*c.match)) : OJson(nullptr);
+      lj["base"] = impact(c.base);
+      lj["new"] = impact(c.next);
+      if (c.change) {
+        lj["change"] = {{"delta", number(c.change->delta)},
+                        {"se", number(c.change->se)},
+                        {"dof", number(c.change->dof)},
+                        {"t", number(c.change->t)},
+                        {"p", number(c.change->p)},
+                        {"significant", c.change->significant}};
+      } else {
+        lj["change"] = nullptr;
+      }
+      lines.push_back(std::move(lj));
+    }
+    pj["lines"] = std::move(lines);
+    points.push_back(std::move(pj));
+  }
+  j["points"] = std::move(points);
+  OJson line_shares = OJson::array();
+  for (const ShareChange& s : d.lines) line_shares.push_back(share(s, true));
+  j["line_shares"] = std::move(line_shares);
+  OJson function_shares = OJson::array();
+  for (const ShareChange& s : d.functions) {
+    function_shares.push_back(share(s, false));
+  }
+  j["function_shares"] = std::move(function_shares);
+  OJson rules = OJson::array();
+  for (const FailRule& rule : r.rules) rules.push_back(rule.text);
+  OJson findings = OJson::array();
+  for (const Finding& f : r.findings) {
+    findings.push_back({{"rule", f.rule}, {"reason", f.reason}});
+  }
+  j["fail_on"] = std::move(rules);
+  j["findings"] = std::move(findings);
+  j["regression"] = !r.findings.empty();
+  out << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+      << "\n";
+}
+
+}  // namespace andweorc::compare

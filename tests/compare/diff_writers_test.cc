@@ -1,0 +1,127 @@
+// diff_writers_test.cc: golden files for the text, markdown and JSON diff,
+// plus targeted checks.
+//
+// Golden files are in tests/compare/golden/. To regenerate after an intended
+// change: ANDWEORC_UPDATE_GOLDEN=1 ./compare_test, then review the diff.
+#include "compare/diff_writers.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "diff_fixtures.h"
+
+namespace andweorc::compare {
+namespace {
+
+void expect_golden(const std::string& name, const std::string& actual) {
+  std::string path = std::string(ANDWEORC_GOLDEN_DIR) + "/" + name;
+  const char* update = std::getenv("ANDWEORC_UPDATE_GOLDEN");
+  if (update && std::string(update) == "1") {
+    std::ofstream(path, std::ios::binary) << actual;
+    return;
+  }
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in) << "missing golden file " << path
+                  << " (run with ANDWEORC_UPDATE_GOLDEN=1 to create it)";
+  std::stringstream expected;
+  expected << in.rdbuf();
+  EXPECT_EQ(actual, expected.str()) << "golden file " << path;
+}
+
+struct Fixture {
+  SourceText base_source, new_source;
+  ProfileDiff diff;
+  DiffReport report;
+  Fixture() {
+    testing::base_sources(&base_source);
+    testing::new_sources(&new_source);
+    DiffOptions o;
+    o.base_source = &base_source;
+    o.new_source = &new_source;
+    diff = diff_profiles(testing::base_profile(), testing::new_profile(), o);
+    std::string error;
+    report.base_name = "main.json";
+    report.new_name = "pr.json";
+    report.diff = &diff;
+    report.rules = *parse_fail_rules({"new-bottleneck,slowdown=5"}, &error);
+    report.findings = evaluate_fail_rules(diff, report.rules);
+  }
+};
+
+TEST(DiffWritersGolden, Text) {
+  Fixture f;
+  std::ostringstream out;
+  write_diff_text(f.report, out);
+  expect_golden("diff.txt", out.str());
+}
+
+TEST(DiffWritersGolden, Markdown) {
+  Fixture f;
+  std::ostringstream out;
+  write_diff_markdown(f.report, out);
+  expect_golden("diff.md", out.str());
+}
+
+TEST(DiffWritersGolden, Json) {
+  Fixture f;
+  std::ostringstream out;
+  write_diff_json(f.report, out);
+  expect_golden("diff.json", out.str());
+}
+
+TEST(DiffWriters, JsonIsParseableAndComplete) {
+  Fixture f;
+  std::ostringstream out;
+  write_diff_json(f.report, out);
+  auto j = nlohmann::json::parse(out.str());
+  EXPECT_EQ(j["format"], "andweorc-diff");
+  EXPECT_EQ(j["version"], "1.0");
+  EXPECT_EQ(j["regression"], true);
+  ASSERT_EQ(j["points"].size(), 1u);
+  const auto& lines = j["points"][0]["lines"];
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0]["status"], "new-bottleneck");
+  EXPECT_EQ(lines[0]["new"]["function"], "lookup");
+  EXPECT_EQ(lines[1]["status"], "vanished-bottleneck");
+  EXPECT_EQ(lines[1]["match"], "source");
+  EXPECT_EQ(lines[1]["base"]["line"], 17);
+  EXPECT_EQ(lines[1]["new"]["line"], 20);
+  EXPECT_TRUE(lines[2]["base"].is_null());
+  EXPECT_TRUE(lines[2]["change"].is_null());
+  EXPECT_EQ(j["line_shares"].size(), 3u);
+  EXPECT_EQ(j["findings"].size(), 1u);
+}
+
+TEST(DiffWriters, MarkdownCellsCannotBreakTheTable) {
+  Fixture f;
+  for (auto& p : f.diff.points) {
+    for (auto& c : p.lines) {
+      if (c.next) c.next->function = "operator|<script>`x`";
+    }
+  }
+  std::ostringstream out;
+  write_diff_markdown(f.report, out);
+  std::string md = out.str();
+  // Inside a code span, '<' is shown as is; '|' and '`' would end the cell
+  // or the span.
+  EXPECT_NE(md.find("`operator\\|<script>'x'`"), std::string::npos) << md;
+}
+
+TEST(DiffWriters, TextListsEveryNotableLineButOnlyTopOthers) {
+  Fixture f;
+  f.report.top = 0;
+  std::ostringstream out;
+  write_diff_text(f.report, out);
+  std::string text = out.str();
+  EXPECT_NE(text.find("NEW bottleneck"), std::string::npos);
+  EXPECT_NE(text.find("bottleneck gone"), std::string::npos);
+  EXPECT_NE(text.find("(1 more lines)"), std::string::npos);
+  EXPECT_NE(text.find("REGRESSION"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace andweorc::compare
