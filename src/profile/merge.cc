@@ -70,14 +70,26 @@ class Merger {
       if (inserted) out_.frames.push_back(p.frames[i]);
       remap[i] = it->second;
     }
+    std::vector<uint32_t> label_remap(p.labels.size());
+    for (size_t i = 0; i < p.labels.size(); ++i) {
+      auto [it, inserted] = label_index_.try_emplace(
+          p.labels[i], static_cast<uint32_t>(out_.labels.size()));
+      if (inserted) out_.labels.push_back(p.labels[i]);
+      label_remap[i] = it->second;
+    }
     for (const Stack& s : p.stacks) {
       std::vector<uint32_t> frames;
       frames.reserve(s.frames.size());
       for (uint32_t f : s.frames) frames.push_back(remap[f]);
+      std::vector<uint32_t> labels;
+      labels.reserve(s.labels.size());
+      for (uint32_t l : s.labels) labels.push_back(label_remap[l]);
+      // The same code run for different labels stays apart.
       auto [it, inserted] =
-          stack_index_.try_emplace(frames, out_.stacks.size());
+          stack_index_.try_emplace({frames, labels}, out_.stacks.size());
       if (inserted) {
-        out_.stacks.push_back(Stack{std::move(frames), s.samples});
+        out_.stacks.push_back(
+            Stack{std::move(frames), s.samples, std::move(labels)});
       } else if (!add_checked(&out_.stacks[it->second].samples, s.samples)) {
         *error = "the merged sample counts overflow";
         return false;
@@ -142,7 +154,10 @@ class Merger {
 
   Profile out_;
   std::map<FrameKey, uint32_t> frame_index_;
-  std::map<std::vector<uint32_t>, size_t> stack_index_;
+  std::map<Label, uint32_t> label_index_;
+  // (frames, labels) -> index into out_.stacks
+  std::map<std::pair<std::vector<uint32_t>, std::vector<uint32_t>>, size_t>
+      stack_index_;
   std::map<std::pair<std::string, PointKind>, size_t> point_index_;
   std::set<std::string> warning_set_;
   std::vector<const char*> differences_;

@@ -14,13 +14,6 @@
 namespace andweorc::testing {
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 TEST(DiffEndToEnd, NamesTheFixedStage) {
   std::string dir = temp_dir();
   RunResult base =

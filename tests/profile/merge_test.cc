@@ -80,6 +80,37 @@ TEST(Merge, CombinesExperimentsSamplesAndPoints) {
   ASSERT_TRUE(again.ok()) << again.error;
 }
 
+TEST(Merge, KeepsLabelsAndTheirStacksApart) {
+  Profile a = run("server", 1, 90);
+  a.labels = {{"endpoint", "search"}, {"endpoint", "put"}};
+  a.stacks = {{{0, 1}, 60, {0}}, {{0, 1}, 30, {1}}, {{1}, 10}};
+  Profile b = run("server", 2, 40);
+  // b numbers its labels the other way round and adds one.
+  b.labels = {{"endpoint", "put"}, {"tenant", "t1"}, {"endpoint", "search"}};
+  b.stacks = {{{0, 1}, 25, {0, 1}}, {{0, 1}, 15, {2}}, {{1}, 10}};
+  MergeResult r = merge_profiles({{"a.json", &a}, {"b.json", &b}});
+  ASSERT_TRUE(r.ok()) << r.error;
+  const Profile& m = *r.profile;
+  ASSERT_EQ(m.labels.size(), 3u);
+  auto samples_with = [&](const std::vector<Label>& want) {
+    uint64_t n = 0;
+    for (const Stack& s : m.stacks) {
+      std::vector<Label> got;
+      for (uint32_t l : s.labels) got.push_back(m.labels.at(l));
+      if (got == want) n += s.samples;
+    }
+    return n;
+  };
+  EXPECT_EQ(samples_with({{"endpoint", "search"}}), 60u + 15u);
+  EXPECT_EQ(samples_with({{"endpoint", "put"}}), 30u);
+  EXPECT_EQ(samples_with({{"endpoint", "put"}, {"tenant", "t1"}}), 25u);
+  EXPECT_EQ(samples_with({}), 20u);
+  // Still a valid profile: it survives its own JSON round trip.
+  ReadResult back = parse_profile(dump_profile(m), "merged");
+  ASSERT_TRUE(back.ok()) << back.error;
+  EXPECT_EQ(*back.profile, m);
+}
+
 TEST(Merge, NotesWhereInputsDiffer) {
   Profile a = run("server", 1, 90);
   Profile b = run("server", 2, 40);
