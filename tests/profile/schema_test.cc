@@ -116,7 +116,8 @@ Profile full_profile() {
   p.threads = 2;
   p.samples = 10;
   p.frames = {{"f", "/src/a.c", 3, "/bin/a", false, true}};
-  p.stacks = {{{0}, 10}};
+  p.labels = {{"endpoint", "search"}};
+  p.stacks = {{{0}, 6}, {{0}, 4, {0}}};
   p.points = {{"p", PointKind::kThroughput, 5, 0, 0},
               {"q", PointKind::kLatency, 0, 4, 3}};
   p.warnings = {"w"};
