@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "profile/atomic_file.h"
+#include "profile/text_file.h"
 
 namespace andweorc::profile {
 namespace {
@@ -657,32 +658,11 @@ ReadResult parse_profile(std::string_view text, std::string_view name) {
 }
 
 ReadResult read_profile(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    return failure(
-        fmt::format("cannot read {}: {}", path, std::strerror(errno)));
-  }
-  std::string text;
-  char buf[1 << 16];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      ::close(fd);
-      return failure(
-          fmt::format("cannot read {}: {}", path, std::strerror(err)));
-    }
-    if (n == 0) break;
-    try {
-      text.append(buf, static_cast<size_t>(n));
-    } catch (const std::bad_alloc&) {
-      ::close(fd);
-      return failure(fmt::format("cannot read {}: file too large", path));
-    }
-  }
-  ::close(fd);
-  return parse_profile(text, path);
+  std::string error;
+  std::optional<std::string> text =
+      read_text_file(path, kMaxProfileBytes, &error);
+  if (!text) return failure(std::move(error));
+  return parse_profile(*text, path);
 }
 
 }  // namespace andweorc::profile

@@ -1,16 +1,12 @@
 // profile_loader.cc: see profile_loader.h.
 #include "profile/profile_loader.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "profile/coz_reader.h"
+#include "profile/text_file.h"
 
 namespace andweorc::profile {
 namespace {
@@ -52,48 +48,11 @@ ReadResult parse_any_profile(std::string_view text, std::string_view name) {
 }
 
 ReadResult load_profile(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    return failure(
-        fmt::format("cannot read {}: {}", path, std::strerror(errno)));
-  }
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    return failure(fmt::format("cannot read {}: it is a directory", path));
-  }
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-      static_cast<uint64_t>(st.st_size) > kMaxProfileBytes) {
-    ::close(fd);
-    return failure(fmt::format("cannot read {}: larger than {} MiB", path,
-                               kMaxProfileBytes >> 20));
-  }
-  std::string text;
-  char buf[1 << 16];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      ::close(fd);
-      return failure(
-          fmt::format("cannot read {}: {}", path, std::strerror(err)));
-    }
-    if (n == 0) break;
-    if (text.size() + static_cast<size_t>(n) > kMaxProfileBytes) {
-      ::close(fd);
-      return failure(fmt::format("cannot read {}: larger than {} MiB", path,
-                                 kMaxProfileBytes >> 20));
-    }
-    try {
-      text.append(buf, static_cast<size_t>(n));
-    } catch (const std::bad_alloc&) {
-      ::close(fd);
-      return failure(fmt::format("cannot read {}: file too large", path));
-    }
-  }
-  ::close(fd);
-  return parse_any_profile(text, path);
+  std::string error;
+  std::optional<std::string> text =
+      read_text_file(path, kMaxProfileBytes, &error);
+  if (!text) return failure(std::move(error));
+  return parse_any_profile(*text, path);
 }
 
 }  // namespace andweorc::profile

@@ -7,8 +7,9 @@
 //  - otherwise a first non-blank character '{': an andweorc JSON profile
 //    (profile_json.h);
 //  - otherwise: Coz's tab-separated profile.coz (coz_reader.h).
-// Files larger than kMaxProfileBytes are refused before being read, so a
-// stray huge file cannot exhaust memory. Errors are one line naming the file.
+// Files larger than kMaxProfileBytes (text_file.h) are refused before being
+// read, so a stray huge file cannot exhaust memory. Errors are one line naming
+// the file.
 #ifndef ANDWEORC_PROFILE_PROFILE_LOADER_H_
 #define ANDWEORC_PROFILE_PROFILE_LOADER_H_
 
@@ -17,10 +18,9 @@
 #include <string_view>
 
 #include "profile/profile_json.h"
+#include "profile/text_file.h"
 
 namespace andweorc::profile {
-
-inline constexpr size_t kMaxProfileBytes = size_t{1} << 30;  // 1 GiB
 
 enum class ProfileFormat { kAndweorcJson, kCoz };
 

@@ -178,7 +178,7 @@ TEST(ProfileJsonErrors, Directory) {
   TestDir dir;
   ReadResult r = read_profile(dir.path());
   EXPECT_FALSE(r.ok());
-  EXPECT_EQ(r.error, "cannot read " + dir.path() + ": Is a directory");
+  EXPECT_EQ(r.error, "cannot read " + dir.path() + ": it is a directory");
 }
 
 TEST(ProfileJsonErrors, EmptyFile) {
