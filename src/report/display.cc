@@ -229,4 +229,16 @@ std::vector<std::string> wrap(std::string_view text, size_t width) {
   return lines;
 }
 
+std::string sampler_text(const profile::Profile& p) {
+  const std::string& s = p.run.sampler;
+  if (s == "none") return "none: no samples were taken";
+  std::string name = s == "perf"    ? "perf (task-clock)"
+                     : s == "timer" ? "timer (fallback)"
+                     : s.empty()    ? "(unknown)"
+                                    : s;
+  if (p.run.sample_period_ns == 0) return name;
+  return fmt::format("{}, every {} of CPU time per thread", name,
+                     format_period(p.run.sample_period_ns));
+}
+
 }  // namespace andweorc::report

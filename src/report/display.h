@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "profile/profile.h"
+
 namespace andweorc::report {
 
 // 1234567 -> "1,234,567".
@@ -26,6 +28,10 @@ std::string format_period(uint64_t ns);
 
 // Wall time: 2.5 -> "2.50 s"; 125 -> "2 min 5.0 s".
 std::string format_seconds(double s);
+
+// How the run sampled, e.g. "perf (task-clock), every 1 ms of CPU time per
+// thread", for the text and HTML headers.
+std::string sampler_text(const profile::Profile& p);
 
 // Arguments joined for display, single-quoting those a shell would split or
 // expand: {"./a", "x y"} -> "./a 'x y'".

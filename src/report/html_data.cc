@@ -89,18 +89,6 @@ std::string exit_text(const Profile& p) {
   return fmt::format("exit status {}", p.run.exit_status);
 }
 
-std::string sampler_text(const Profile& p) {
-  const std::string& s = p.run.sampler;
-  if (s == "none") return "none: no samples were taken";
-  std::string name = s == "perf"    ? "perf (task-clock)"
-                     : s == "timer" ? "timer (fallback)"
-                     : s.empty()    ? "(unknown)"
-                                    : s;
-  if (p.run.sample_period_ns == 0) return name;
-  return fmt::format("{}, every {} of CPU time per thread", name,
-                     format_period(p.run.sample_period_ns));
-}
-
 OJson meta_json(const Profile& p, const profile::Attribution& attr) {
   OJson executables = OJson::array();
   for (const auto& proc : p.processes) executables.push_back(proc.executable);

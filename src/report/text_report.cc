@@ -114,18 +114,6 @@ std::string exit_text(const Profile& p) {
   return how;
 }
 
-std::string sampler_text(const Profile& p) {
-  const std::string& s = p.run.sampler;
-  if (s == "none") return "none: no samples were taken";
-  std::string name = s == "perf"    ? "perf (task-clock)"
-                     : s == "timer" ? "timer (fallback)"
-                     : s.empty()    ? "(unknown)"
-                                    : s;
-  if (p.run.sample_period_ns == 0) return name;
-  return fmt::format("{}, every {} of CPU time per thread", name,
-                     format_period(p.run.sample_period_ns));
-}
-
 void write_header(const Context& c, std::ostream& out) {
   const Profile& p = c.p;
   const Attribution& a = c.attribution;
