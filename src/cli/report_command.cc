@@ -42,6 +42,7 @@ std::string text_report(const profile::Profile& p, const ReportOptions& o) {
   report::TextOptions options;
   options.top = o.top;
   options.color = to_stdout(o) && use_color(1);
+  options.source_roots = o.source_roots;
   report::write_text(p, out, options);
   if (o.group_by.empty()) return out.str();
   report::TextOptions group = options;
@@ -65,6 +66,7 @@ std::string render(const profile::Profile& p, const ReportOptions& o) {
     // The profile as data, plus the analysis tools would otherwise redo.
     report::JsonOptions options;
     options.include_analysis = true;
+    options.source_roots = o.source_roots;
     report::write_json(p, out, options);
   } else if (o.format == "html") {
     report::HtmlOptions options;
@@ -157,8 +159,9 @@ CommandRunner add_report_command(CLI::App& app) {
   cmd->add_option("-n,--top", o->top, "Lines and functions to list")
       ->capture_default_str();
   cmd->add_option("--source-root", o->source_roots,
-                  "html: also look for source files under DIR (repeatable; "
-                  "the working directory is always searched)")
+                  "Show files under DIR relative to it; html: also look for "
+                  "source files under DIR (repeatable; the working directory "
+                  "is always searched)")
       ->type_name("DIR");
   cmd->add_option("--label", o->label,
                   "Only samples that carried this label (KEY=VALUE)");

@@ -74,15 +74,8 @@ std::string plural(int n, std::string_view word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
 
-std::string display_file(const CausalOptions& o, const std::string& file) {
-  if (!o.common_dir.empty() && file.rfind(o.common_dir, 0) == 0) {
-    return file.substr(o.common_dir.size());
-  }
-  return file;
-}
-
 std::string location(const CausalOptions& o, const LineImpact& m) {
-  std::string f = m.file.empty() ? "?" : display_file(o, m.file);
+  std::string f = m.file.empty() ? "?" : o.paths.display(m.file);
   return m.line > 0 ? fmt::format("{}:{}", f, m.line) : f;
 }
 

@@ -21,13 +21,14 @@
 
 #include "experiments/analysis.h"
 #include "profile/profile.h"
+#include "report/source_paths.h"
 
 namespace andweorc::report {
 
 struct CausalOptions {
   size_t width = 100;
-  size_t top = 10;         // lines per progress point; 0 = all
-  std::string common_dir;  // stripped from file names that start with it
+  size_t top = 10;    // lines per progress point; 0 = all
+  SourcePaths paths;  // how file names are shown (normalised, relative)
   // Styling of headings and warnings (identity when null).
   std::function<std::string(std::string_view)> heading;
   std::function<std::string(std::string_view)> warning;

@@ -121,6 +121,24 @@ std::string fit_left(std::string_view s, size_t width) {
   return "..." + std::string(s.substr(prefix_bytes(s, drop)));
 }
 
+std::string fit_middle(std::string_view s, size_t width) {
+  size_t w = display_width(s);
+  if (w <= width) return std::string(s);
+  if (width <= 3) return std::string(width, '.');
+  size_t keep = width - 3;
+  size_t head = keep / 2;
+  size_t tail = keep - head;
+  return std::string(s.substr(0, prefix_bytes(s, head))) + "..." +
+         std::string(s.substr(prefix_bytes(s, w - tail)));
+}
+
+std::string short_function_name(std::string_view name, size_t width) {
+  if (display_width(name) <= width) return std::string(name);
+  std::string t = collapse_templates(name);
+  if (display_width(t) > width) t = collapse_params(t);
+  return fit_middle(t, width);
+}
+
 std::string collapse_templates(std::string_view name) {
   std::string out;
   int depth = 0;

@@ -59,6 +59,16 @@ std::string collapse_templates(std::string_view name);
 // "(anonymous namespace)::f(...) const". Names without one are unchanged.
 std::string collapse_params(std::string_view name);
 
+// `s` cut to at most `width` columns, keeping its start and its end, which
+// name a function best ("abcdefghij",7 -> "ab...ij"; the end gets the odd
+// column).
+std::string fit_middle(std::string_view s, size_t width);
+
+// A function name for a narrow place (a table cell): unchanged when it fits
+// `width` columns; else template arguments collapsed, then parameters, then
+// cut in the middle. The full name belongs in a tooltip or the JSON.
+std::string short_function_name(std::string_view name, size_t width);
+
 // `s` padded with spaces to `width` columns on the right / on the left.
 std::string pad_right(std::string_view s, size_t width);
 std::string pad_left(std::string_view s, size_t width);

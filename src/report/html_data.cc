@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -18,6 +19,8 @@
 #include "report/causal_section.h"
 #include "report/display.h"
 #include "report/source_context.h"
+#include "report/source_paths.h"
+#include "report/summary.h"
 
 #ifndef ANDWEORC_UPLOT_VERSION
 #define ANDWEORC_UPLOT_VERSION "unknown"
@@ -30,6 +33,10 @@ using OJson = nlohmann::ordered_json;
 using experiments::LineImpact;
 using profile::PointKind;
 using profile::Profile;
+
+// Columns a function name may take in a table cell before it is shortened
+// (the full name is in the cell's tooltip).
+constexpr size_t kNameWidth = 64;
 
 OJson number_or_null(bool valid, double v) {
   return valid && std::isfinite(v) ? OJson(v) : OJson(nullptr);
@@ -48,11 +55,13 @@ class Sources {
     return it->second;
   }
 
-  OJson to_json(const HtmlOptions& options) const {
+  OJson to_json(const HtmlOptions& options, const SourcePaths& paths) const {
     OJson out = OJson::array();
     if (!options.read_sources) {
       for (const SourceRequest& r : requests_) {
         out.push_back(OJson{{"file", r.file},
+                            {"file_display", paths.display(r.file)},
+                            {"file_path", normalize_path(r.file)},
                             {"line", r.line},
                             {"found_as", nullptr},
                             {"first_line", 0},
@@ -65,8 +74,11 @@ class Sources {
              requests_, options.context_lines, options.source_roots)) {
       out.push_back(OJson{
           {"file", c.file},
+          {"file_display", paths.display(c.file)},
+          {"file_path", normalize_path(c.file)},
           {"line", c.line},
-          {"found_as", c.found_as.empty() ? OJson(nullptr) : OJson(c.found_as)},
+          {"found_as", c.found_as.empty() ? OJson(nullptr)
+                                          : OJson(normalize_path(c.found_as))},
           {"first_line", c.first_line},
           {"lines", c.lines},
           {"error", c.error.empty() ? OJson(nullptr) : OJson(c.error)}});
@@ -179,7 +191,8 @@ OJson curve_json(const LineImpact& m) {
 }
 
 OJson line_json(const Profile& p, const LineImpact& m,
-                const profile::Attribution& attr, Sources* sources) {
+                const profile::Attribution& attr, const SourcePaths& paths,
+                Sources* sources) {
   OJson predictions = OJson::array();
   for (double s : kPredictionSpeedups) {
     experiments::Prediction r = experiments::predict(m, s);
@@ -191,8 +204,11 @@ OJson line_json(const Profile& p, const LineImpact& m,
   return OJson{
       {"rank", m.rank},
       {"file", m.file},
+      {"file_display", paths.display(m.file)},
+      {"file_path", normalize_path(m.file)},
       {"line", m.line},
       {"function", m.function},
+      {"function_short", short_function_name(m.function, kNameWidth)},
       {"granularity", m.granularity},
       {"verdict_text", m.verdict_text},
       {"significant", m.significant},
@@ -231,14 +247,80 @@ std::string no_curves_reason(const Profile& p, const experiments::Analysis& a) {
   return why;
 }
 
+// Samples of a function: its rows of the attribution, paths compared
+// normalised (one file may be recorded with and without "//").
+uint64_t function_samples(const std::string& function, const std::string& file,
+                          const profile::Attribution& attr) {
+  std::string want = normalize_path(file);
+  uint64_t n = 0;
+  for (const auto& f : attr.functions) {
+    if (f.function == function && normalize_path(f.file) == want) {
+      n += f.samples;
+    }
+  }
+  return n;
+}
+
+// A point's regions grouped by function (and file, so same-named statics
+// stay apart), in the order of each group's best rank. A function-level
+// region is a group of its own. `lines` are indices into the point's lines.
+OJson groups_json(const std::vector<const LineImpact*>& rows,
+                  const profile::Attribution& attr, const SourcePaths& paths) {
+  struct Group {
+    const LineImpact* best;
+    std::vector<size_t> lines;
+    int significant = 0;
+  };
+  std::vector<Group> groups;
+  std::map<std::tuple<std::string, std::string, std::string>, size_t> index;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const LineImpact& m = *rows[i];
+    auto key =
+        std::make_tuple(m.granularity, m.function, normalize_path(m.file));
+    auto [it, added] = index.try_emplace(key, groups.size());
+    if (added) groups.push_back(Group{&m, {}, 0});
+    Group& g = groups[it->second];
+    if (m.rank < g.best->rank) g.best = &m;
+    g.lines.push_back(i);
+    g.significant += m.significant ? 1 : 0;
+  }
+  std::stable_sort(groups.begin(), groups.end(),
+                   [](const Group& a, const Group& b) {
+                     return a.best->rank < b.best->rank;
+                   });
+  OJson out = OJson::array();
+  for (const Group& g : groups) {
+    const LineImpact& b = *g.best;
+    uint64_t samples = function_samples(b.function, b.file, attr);
+    out.push_back(OJson{
+        {"function", b.function},
+        {"function_short", short_function_name(b.function, kNameWidth)},
+        {"file", b.file},
+        {"file_display", paths.display(b.file)},
+        {"file_path", normalize_path(b.file)},
+        {"granularity", b.granularity},
+        {"rank", b.rank},
+        {"best", std::find(rows.begin(), rows.end(), g.best) - rows.begin()},
+        {"lines", g.lines},
+        {"significant", g.significant},
+        {"samples", samples},
+        {"sample_share", attr.share(samples)},
+    });
+  }
+  return out;
+}
+
 OJson causal_json(const Profile& p, const experiments::Analysis& a,
-                  const profile::Attribution& attr, Sources* sources) {
+                  const profile::Attribution& attr, const SourcePaths& paths,
+                  Sources* sources) {
   OJson points = OJson::array();
   for (const auto& s : a.points) {
     OJson lines = OJson::array();
+    std::vector<const LineImpact*> rows;
     for (const LineImpact& m : a.impacts) {
       if (m.point == s.name && m.kind == s.kind) {
-        lines.push_back(line_json(p, m, attr, sources));
+        lines.push_back(line_json(p, m, attr, paths, sources));
+        rows.push_back(&m);
       }
     }
     points.push_back(
@@ -247,7 +329,8 @@ OJson causal_json(const Profile& p, const experiments::Analysis& a,
               {"baseline_s", number_or_null(s.baseline > 0, s.baseline)},
               {"experiments", s.experiments},
               {"reached", s.reached},
-              {"lines", std::move(lines)}});
+              {"lines", std::move(lines)},
+              {"groups", groups_json(rows, attr, paths)}});
   }
   std::string no_curves = no_curves_reason(p, a);
   return OJson{
@@ -260,7 +343,8 @@ OJson causal_json(const Profile& p, const experiments::Analysis& a,
 }
 
 OJson sampling_json(const profile::Attribution& attr,
-                    const HtmlOptions& options, Sources* sources) {
+                    const HtmlOptions& options, const SourcePaths& paths,
+                    Sources* sources) {
   size_t nl = options.top == 0 ? attr.lines.size()
                                : std::min(options.top, attr.lines.size());
   size_t nf = options.top == 0 ? attr.functions.size()
@@ -268,20 +352,28 @@ OJson sampling_json(const profile::Attribution& attr,
   OJson lines = OJson::array();
   for (size_t i = 0; i < nl; ++i) {
     const auto& l = attr.lines[i];
-    lines.push_back(OJson{{"file", l.file},
-                          {"line", l.line},
-                          {"function", l.function},
-                          {"samples", l.samples},
-                          {"share", attr.share(l.samples)},
-                          {"source", sources->add(l.file, l.line)}});
+    lines.push_back(
+        OJson{{"file", l.file},
+              {"file_display", paths.display(l.file)},
+              {"file_path", normalize_path(l.file)},
+              {"line", l.line},
+              {"function", l.function},
+              {"function_short", short_function_name(l.function, kNameWidth)},
+              {"samples", l.samples},
+              {"share", attr.share(l.samples)},
+              {"source", sources->add(l.file, l.line)}});
   }
   OJson functions = OJson::array();
   for (size_t i = 0; i < nf; ++i) {
     const auto& f = attr.functions[i];
-    functions.push_back(OJson{{"function", f.function},
-                              {"file", f.file},
-                              {"samples", f.samples},
-                              {"share", attr.share(f.samples)}});
+    functions.push_back(
+        OJson{{"function", f.function},
+              {"function_short", short_function_name(f.function, kNameWidth)},
+              {"file", f.file},
+              {"file_display", paths.display(f.file)},
+              {"file_path", normalize_path(f.file)},
+              {"samples", f.samples},
+              {"share", attr.share(f.samples)}});
   }
   return OJson{{"total", attr.total},
                {"mapped", attr.mapped},
@@ -304,13 +396,78 @@ OJson progress_points_json(const Profile& p) {
   return out;
 }
 
-std::string shown_common_dir(const OJson& sources) {
+// Every file the page names: the causal regions and the sampling tables.
+std::vector<std::string> shown_files(const experiments::Analysis& a,
+                                     const profile::Attribution& attr,
+                                     const HtmlOptions& options) {
   std::vector<std::string> files;
-  for (const auto& s : sources) {
-    const std::string& f = s["file"].get_ref<const std::string&>();
-    if (!f.empty()) files.push_back(f);
+  for (const auto& m : a.impacts) files.push_back(m.file);
+  size_t nl = options.top == 0 ? attr.lines.size()
+                               : std::min(options.top, attr.lines.size());
+  for (size_t i = 0; i < nl; ++i) files.push_back(attr.lines[i].file);
+  size_t nf = options.top == 0 ? attr.functions.size()
+                               : std::min(options.top, attr.functions.size());
+  for (size_t i = 0; i < nf; ++i) files.push_back(attr.functions[i].file);
+  return files;
+}
+
+OJson or_null(const experiments::Prediction& r) {
+  return r.valid ? OJson::array({r.value, r.low, r.high}) : OJson(nullptr);
+}
+
+// The answer first: per progress point, the rank-1 region and the counts;
+// the sentences are built by the page (text: summary_sentences).
+OJson summary_json(const Profile& p, const experiments::Analysis& a,
+                   const profile::Attribution& attr, const SourcePaths& paths) {
+  Summary s = summarize(a, recorded_convergence(p));
+  OJson points = OJson::array();
+  for (const PointAnswer& ans : s.points) {
+    OJson top = nullptr;
+    if (ans.top) {
+      const LineImpact& m = *ans.top;
+      top = OJson{
+          {"rank", m.rank},
+          {"file", m.file},
+          {"file_display", paths.display(m.file)},
+          {"file_path", normalize_path(m.file)},
+          {"line", m.line},
+          {"function", m.function},
+          {"function_short", short_function_name(m.function, kNameWidth)},
+          {"granularity", m.granularity},
+          {"significant", m.significant},
+          {"impact", number_or_null(m.fitted, m.slope)},
+          {"ci_low", number_or_null(m.fitted, m.ci_low)},
+          {"ci_high", number_or_null(m.fitted, m.ci_high)},
+          {"at10", or_null(ans.at10)},
+      };
+    }
+    points.push_back(OJson{{"name", ans.point},
+                           {"kind", kind_name(ans.kind)},
+                           {"regions", ans.regions},
+                           {"significant", ans.significant},
+                           {"fitted", ans.fitted},
+                           {"top", std::move(top)}});
   }
-  return common_dir(files);
+  // Sampling-only runs: the busiest function is the best there is.
+  OJson busiest = nullptr;
+  if (!attr.functions.empty() && attr.in_scope > 0) {
+    const auto& f = attr.functions.front();
+    busiest =
+        OJson{{"function", f.function},
+              {"function_short", short_function_name(f.function, kNameWidth)},
+              {"file", f.file},
+              {"file_display", paths.display(f.file)},
+              {"file_path", normalize_path(f.file)},
+              {"share", attr.share(f.samples)}};
+  }
+  OJson convergence = nullptr;
+  if (s.convergence) {
+    convergence = OJson{{"converged", s.convergence->converged},
+                        {"detail", s.convergence->detail}};
+  }
+  return OJson{{"points", std::move(points)},
+               {"busiest_function", std::move(busiest)},
+               {"convergence", std::move(convergence)}};
 }
 
 }  // namespace
@@ -319,19 +476,21 @@ nlohmann::ordered_json html_data(const Profile& p,
                                  const experiments::Analysis& a,
                                  const HtmlOptions& options) {
   profile::Attribution attr = profile::attribute(p);
+  SourcePaths paths(shown_files(a, attr, options),
+                    absolute_roots(options.source_roots));
   Sources sources;
-  OJson causal = causal_json(p, a, attr, &sources);
-  OJson sampling = sampling_json(attr, options, &sources);
-  OJson source_json = sources.to_json(options);
-  std::string common = shown_common_dir(source_json);
+  OJson causal = causal_json(p, a, attr, paths, &sources);
+  OJson sampling = sampling_json(attr, options, paths, &sources);
+  OJson source_json = sources.to_json(options, paths);
   return OJson{
+      {"summary", summary_json(p, a, attr, paths)},
       {"meta", meta_json(p, attr)},
       {"warnings", profile::all_warnings(p)},
       {"progress_points", progress_points_json(p)},
       {"causal", std::move(causal)},
       {"sampling", std::move(sampling)},
       {"sources", std::move(source_json)},
-      {"common_dir", common},
+      {"source_roots", paths.roots()},
   };
 }
 

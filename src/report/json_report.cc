@@ -7,6 +7,7 @@
 #include "experiments/ranking.h"
 #include "profile/profile_json.h"
 #include "report/causal_section.h"
+#include "report/source_paths.h"
 
 namespace andweorc::report {
 namespace {
@@ -40,7 +41,7 @@ OJson number_or_null(bool valid, double v) {
   return valid ? OJson(v) : OJson(nullptr);
 }
 
-OJson impact_json(const LineImpact& m) {
+OJson impact_json(const LineImpact& m, const SourcePaths& paths) {
   OJson predictions = OJson::array();
   for (double s : kPredictionSpeedups) {
     experiments::Prediction r = experiments::predict(m, s);
@@ -52,6 +53,7 @@ OJson impact_json(const LineImpact& m) {
   return OJson{
       {"rank", m.rank},
       {"file", m.file},
+      {"file_display", paths.display(m.file)},
       {"line", m.line},
       {"function", m.function},
       {"granularity", m.granularity},
@@ -75,13 +77,18 @@ OJson impact_json(const LineImpact& m) {
 
 }  // namespace
 
-nlohmann::ordered_json analysis_to_json(const experiments::Analysis& a) {
+nlohmann::ordered_json analysis_to_json(
+    const experiments::Analysis& a,
+    const std::vector<std::string>& source_roots) {
+  std::vector<std::string> files;
+  for (const LineImpact& m : a.impacts) files.push_back(m.file);
+  SourcePaths paths(files, absolute_roots(source_roots));
   OJson points = OJson::array();
   for (const auto& s : a.points) {
     OJson lines = OJson::array();
     for (const LineImpact& m : a.impacts) {
       if (m.point == s.name && m.kind == s.kind)
-        lines.push_back(impact_json(m));
+        lines.push_back(impact_json(m, paths));
     }
     points.push_back(
         OJson{{"name", s.name},
@@ -98,6 +105,7 @@ nlohmann::ordered_json analysis_to_json(const experiments::Analysis& a) {
       {"level", a.level},
       {"min_speedup_experiments", a.min_speedup_experiments},
       {"ranking_rule", experiments::ranking_rule(a.min_speedup_experiments)},
+      {"source_roots", paths.roots()},
       {"notes", std::move(notes)},
       {"points", std::move(points)},
   };
@@ -113,7 +121,8 @@ void write_json(const profile::Profile& p, std::ostream& out,
   // Splice "analysis" in before the closing brace, so the profile part stays
   // byte-for-byte what dump_profile writes (its one-record-per-line layout).
   constexpr auto kReplace = OJson::error_handler_t::replace;
-  OJson analysis = analysis_to_json(experiments::analyze(p));
+  OJson analysis =
+      analysis_to_json(experiments::analyze(p), options.source_roots);
   size_t close = text.rfind('}');
   text.erase(close);
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) {

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "experiments/analysis.h"
 #include "profile/profile.h"
@@ -21,14 +23,21 @@ namespace andweorc::report {
 struct JsonOptions {
   bool pretty = true;
   bool include_analysis = false;  // add the "analysis" section
+  // --source-root: the analysis's "file_display" is relative to the first
+  // of these a file lies under, else to the regions' common directory.
+  std::vector<std::string> source_roots;
 };
 
 void write_json(const profile::Profile& p, std::ostream& out,
                 const JsonOptions& options = {});
 
 // The analysis as JSON: numbers that have no value (an impact without a
-// fit) are null.
-nlohmann::ordered_json analysis_to_json(const experiments::Analysis& a);
+// fit) are null. Each region keeps its recorded "file" and gets
+// "file_display" (source_paths.h: normalised, relative to one of
+// "source_roots", which lists the roots used).
+nlohmann::ordered_json analysis_to_json(
+    const experiments::Analysis& a,
+    const std::vector<std::string>& source_roots = {});
 
 }  // namespace andweorc::report
 

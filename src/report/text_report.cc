@@ -17,6 +17,8 @@
 #include "report/causal_section.h"
 #include "report/display.h"
 #include "report/label_section.h"
+#include "report/source_paths.h"
+#include "report/summary.h"
 
 namespace andweorc::report {
 namespace {
@@ -48,7 +50,7 @@ struct Context {
   size_t width;
   Style style;
   Attribution attribution;
-  std::string common;  // stripped from displayed file names; may be ""
+  SourcePaths paths;  // how file names are shown
 };
 
 std::string join(const std::vector<std::string>& v, std::string_view sep,
@@ -69,10 +71,7 @@ std::string scope_text(const Profile& p) {
 }
 
 std::string display_file(const Context& c, const std::string& file) {
-  if (!c.common.empty() && file.rfind(c.common, 0) == 0) {
-    return file.substr(c.common.size());
-  }
-  return file;
+  return c.paths.display(file);
 }
 
 std::string location(const Context& c, const profile::LineCount& l) {
@@ -142,9 +141,26 @@ void write_header(const Context& c, std::ostream& out) {
                 format_share(a.in_scope_share()) + " of samples");
   }
   header_line(out, "scope", fit_right(scope_text(p), c.width - 14));
-  if (!c.common.empty()) {
+  if (!c.paths.roots().empty()) {
     header_line(out, "files",
-                fit_left("relative to " + c.common, c.width - 14));
+                fit_left("relative to " + c.paths.roots_text(), c.width - 14));
+  }
+}
+
+// The answer in a few sentences (summary.h), before the details; only when
+// the causal section follows (experiments ran or were asked for).
+void write_summary(const Context& c, std::ostream& out) {
+  if (c.p.experiments.empty() && !c.p.settings.enabled) return;
+  experiments::Analysis a = experiments::analyze(c.p);  // `s` points into it
+  Summary s = summarize(a, recorded_convergence(c.p));
+  std::vector<std::string> sentences = summary_sentences(s, c.paths);
+  if (sentences.empty()) return;
+  out << "\n" << c.style.heading("Summary:") << "\n";
+  for (const auto& sentence : sentences) {
+    std::vector<std::string> lines = wrap(sentence, c.width - 4);
+    for (size_t i = 0; i < lines.size(); ++i) {
+      out << (i == 0 ? "  - " : "    ") << lines[i] << "\n";
+    }
   }
 }
 
@@ -357,24 +373,24 @@ void write_causal_section(const Context& c, std::ostream& out) {
   CausalOptions o;
   o.width = c.width;
   o.top = c.options.top;
-  o.common_dir = c.common;
+  o.paths = c.paths;
   o.heading = [&](std::string_view s) { return c.style.heading(s); };
   o.warning = [&](std::string_view s) { return c.style.warning(s); };
   write_causal(c.p, experiments::analyze(c.p), out, o);
 }
 
-// The directory shared by the files the tables will show.
-std::string shown_common_dir(const Attribution& a, size_t top) {
+// The files the report will show: the tables' and the causal section's.
+std::vector<std::string> shown_files(const Profile& p, const Attribution& a,
+                                     size_t top, bool with_causal) {
   std::vector<std::string> files;
   size_t nl = top == 0 ? a.lines.size() : std::min(top, a.lines.size());
-  for (size_t i = 0; i < nl; ++i) {
-    if (!a.lines[i].file.empty()) files.push_back(a.lines[i].file);
-  }
+  for (size_t i = 0; i < nl; ++i) files.push_back(a.lines[i].file);
   size_t nf = top == 0 ? a.functions.size() : std::min(top, a.functions.size());
-  for (size_t i = 0; i < nf; ++i) {
-    if (!a.functions[i].file.empty()) files.push_back(a.functions[i].file);
+  for (size_t i = 0; i < nf; ++i) files.push_back(a.functions[i].file);
+  if (with_causal) {
+    for (const auto& e : p.experiments) files.push_back(e.file);
   }
-  return common_dir(files);
+  return files;
 }
 
 }  // namespace
@@ -386,12 +402,13 @@ void write_text(const Profile& p, std::ostream& out,
             std::max(options.width, kMinWidth),
             Style(options.color),
             profile::attribute(p),
-            ""};
-  if (c.attribution.in_scope > 0) {
-    c.common = shown_common_dir(c.attribution, options.top);
-  }
+            {}};
+  c.paths = SourcePaths(
+      shown_files(p, c.attribution, options.top, !options.sampling_only),
+      absolute_roots(options.source_roots));
   if (!options.sampling_only) {
     write_header(c, out);
+    write_summary(c, out);
     write_warnings(c, out);
     write_points(c, out);
     write_causal_section(c, out);

@@ -4,8 +4,9 @@
 // `width` columns wide (names that do not fit are shortened with "..."):
 //   1. a header: command, exit, sampler and period, samples (lost), threads,
 //      processes, the share of samples mapped to a source line, the share in
-//      scope, the scope globs, and the directory that file names below are
-//      relative to;
+//      scope, the scope globs, and the directories that file names below are
+//      relative to (file names are normalised and shown relative to a
+//      source root as report/source_paths.h says);
 //   2. warnings: profile.warnings, then derived ones, without duplicates;
 //   3. progress points (or how to add one);
 //   4. the causal profile (report/causal_section.h), when experiments ran or
@@ -23,6 +24,8 @@
 
 #include <cstddef>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "profile/profile.h"
 
@@ -35,6 +38,9 @@ struct TextOptions {
   // Only the "Top lines" and "Top functions" tables (one label group of
   // `andweorc report --group-by`).
   bool sampling_only = false;
+  // Directories file names are shown relative to when they lie under one
+  // (--source-root); otherwise the files' common directory is used.
+  std::vector<std::string> source_roots;
 };
 
 void write_text(const profile::Profile& p, std::ostream& out,

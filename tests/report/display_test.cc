@@ -88,6 +88,31 @@ TEST(Display, CollapseParams) {
   EXPECT_EQ(collapse_params("broken)"), "broken)");
 }
 
+TEST(Display, FitMiddleKeepsBothEnds) {
+  EXPECT_EQ(fit_middle("abcdefghij", 10), "abcdefghij");
+  EXPECT_EQ(fit_middle("abcdefghij", 7), "ab...ij");
+  EXPECT_EQ(fit_middle("abcdefghij", 8), "ab...hij");  // the end gets the odd
+  EXPECT_EQ(fit_middle("abcdefghij", 3), "...");
+  EXPECT_EQ(fit_middle("\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9", 4),
+            "...\xC3\xA9");  // never splits a code point
+}
+
+TEST(Display, ShortFunctionName) {
+  EXPECT_EQ(short_function_name("ZSTD_compressBlock_doubleFast", 40),
+            "ZSTD_compressBlock_doubleFast");
+  EXPECT_EQ(
+      short_function_name(
+          "std::vector<int, std::allocator<int>>::push_back(int const&)", 40),
+      "std::vector<...>::push_back(int const&)");
+  EXPECT_EQ(
+      short_function_name("ns::Long<A, B>::method(int, char, double)", 26),
+      "ns::Long<...>::method(...)");
+  std::string shown = short_function_name(
+      "a_very_long_c_function_name_that_goes_on_and_on_generic", 24);
+  EXPECT_EQ(shown, "a_very_lon..._on_generic");
+  EXPECT_EQ(display_width(shown), 24u);
+}
+
 TEST(Display, CommonDir) {
   EXPECT_EQ(common_dir({}), "");
   EXPECT_EQ(common_dir({"/home/u/p/src/a.c"}), "/home/u/p/src/");

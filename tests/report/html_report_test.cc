@@ -221,7 +221,126 @@ TEST(HtmlData, SourcesAreReferencedOnceEach) {
   size_t index = data["causal"]["points"][0]["lines"][0]["source"];
   EXPECT_EQ(data["sources"][index]["file"], "/home/dev/proj/src/hash.c");
   EXPECT_EQ(data["sources"][index]["error"], "source not read");
-  EXPECT_EQ(data["common_dir"], "/home/dev/proj/src/");
+  EXPECT_EQ(data["source_roots"], OJson::array({"/home/dev/proj/src/"}));
+}
+
+// The causal fixture with paths as a build records them ("//" where the
+// compilation directory and the file name meet, ".." from a subdirectory)
+// and a second line of hash_bytes.
+profile::Profile long_paths_profile() {
+  profile::Profile p = testing::causal_profile();
+  const std::string from = "/home/dev/proj/src/";
+  const std::string to = "/home/ci/libzstd-1.5.4+dfsg2//programs/../lib/";
+  auto move = [&](std::string& f) {
+    if (f.rfind(from, 0) == 0) f = to + f.substr(from.size());
+  };
+  for (auto& f : p.frames) move(f.file);
+  for (auto& e : p.experiments) move(e.file);
+  const std::string h = to + "hash.c";
+  for (int pct : {0, 0, 25, 50, 75}) {
+    p.experiments.push_back(testing::exp(h, 18, "hash_bytes", pct, 0.5,
+                                         500 + static_cast<uint64_t>(pct)));
+  }
+  return p;
+}
+
+TEST(HtmlData, PathsAreNormalisedAndRelativeWithTheFullPathKept) {
+  profile::Profile p = long_paths_profile();
+  OJson data = html_data(p, experiments::analyze(p), no_files());
+  EXPECT_EQ(data["source_roots"],
+            OJson::array({"/home/ci/libzstd-1.5.4+dfsg2/lib/"}));
+  const OJson& line = data["causal"]["points"][1]["lines"][0];
+  EXPECT_EQ(line["file"],
+            "/home/ci/libzstd-1.5.4+dfsg2//programs/../lib/hash.c");
+  EXPECT_EQ(line["file_display"], "hash.c");
+  EXPECT_EQ(line["file_path"], "/home/ci/libzstd-1.5.4+dfsg2/lib/hash.c");
+  EXPECT_EQ(data["sampling"]["lines"][0]["file_display"], "hash.c");
+  EXPECT_EQ(data["sampling"]["functions"][0]["file_display"], "hash.c");
+  EXPECT_EQ(data["sources"][0]["file_display"], "hash.c");
+  // Nothing the page shows carries a "//" or a "..".
+  for (const char* key : {"file_display", "file_path"}) {
+    std::string all = data.dump();
+    for (size_t at = all.find(key); at != std::string::npos;
+         at = all.find(key, at + 1)) {
+      size_t start = all.find(':', at) + 2;
+      std::string value = all.substr(start, all.find('"', start) - start);
+      EXPECT_EQ(value.find("//"), std::string::npos) << value;
+      EXPECT_EQ(value.find(".."), std::string::npos) << value;
+    }
+  }
+}
+
+TEST(HtmlData, SourceRootsTheUserNamedComeFirst) {
+  profile::Profile p = long_paths_profile();
+  HtmlOptions o = no_files();
+  o.source_roots = {"/home/ci/libzstd-1.5.4+dfsg2/", "."};
+  OJson data = html_data(p, experiments::analyze(p), o);
+  EXPECT_EQ(data["source_roots"],
+            OJson::array({"/home/ci/libzstd-1.5.4+dfsg2/"}));
+  EXPECT_EQ(data["causal"]["points"][1]["lines"][0]["file_display"],
+            "lib/hash.c");
+}
+
+TEST(HtmlData, LinesAreGroupedUnderTheirFunction) {
+  profile::Profile p = long_paths_profile();
+  OJson data = html_data(p, experiments::analyze(p), no_files());
+  const OJson& point = data["causal"]["points"][1];
+  ASSERT_EQ(point["name"], "requests");
+  const OJson& groups = point["groups"];
+  // hash_bytes (2 lines), lookup, handle_request, write_log.
+  ASSERT_EQ(groups.size(), 4u);
+  EXPECT_EQ(groups[0]["function"], "hash_bytes");
+  EXPECT_EQ(groups[0]["rank"], 1);
+  ASSERT_EQ(groups[0]["lines"].size(), 2u);
+  size_t covered = 0;
+  int previous_rank = 0;
+  for (const auto& g : groups) {
+    EXPECT_GT(g["rank"].get<int>(), previous_rank);  // by best rank
+    previous_rank = g["rank"];
+    for (const auto& i : g["lines"]) {
+      EXPECT_EQ(point["lines"][i.get<size_t>()]["function"], g["function"]);
+      ++covered;
+    }
+    const OJson& best = point["lines"][g["best"].get<size_t>()];
+    EXPECT_EQ(best["rank"], g["rank"]);
+  }
+  EXPECT_EQ(covered, point["lines"].size());  // every line in one group
+  // The function's share: hash_bytes is the leaf of 600 of 1000 samples.
+  EXPECT_DOUBLE_EQ(groups[0]["sample_share"].get<double>(), 0.6);
+}
+
+TEST(HtmlData, SummaryNamesTheTopRegionFirst) {
+  profile::Profile p = long_paths_profile();
+  OJson data = html_data(p, experiments::analyze(p), no_files());
+  EXPECT_EQ(data.begin().key(), "summary");
+  const OJson& s = data["summary"];
+  ASSERT_EQ(s["points"].size(), 2u);
+  const OJson& req = s["points"][1];
+  EXPECT_EQ(req["name"], "requests");
+  EXPECT_EQ(req["regions"], 5);
+  EXPECT_EQ(req["top"]["function"], "hash_bytes");
+  EXPECT_EQ(req["top"]["file_display"], "hash.c");
+  EXPECT_NEAR(req["top"]["at10"][0].get<double>(),
+              req["top"]["impact"].get<double>() * 0.1, 1e-12);
+  // The profile does not record convergence: no clause to show.
+  EXPECT_TRUE(s["convergence"].is_null());
+}
+
+TEST(HtmlData, LongFunctionNamesGetAShortForm) {
+  profile::Profile p = testing::causal_profile();
+  const std::string name =
+      "std::_Hashtable<std::__cxx11::basic_string<char>, std::pair<const "
+      "std::__cxx11::basic_string<char>, int>>::_M_find_before_node(unsigned "
+      "long, std::__cxx11::basic_string<char> const&, unsigned long) const";
+  p.frames[0].function = name;
+  for (auto& e : p.experiments) {
+    if (e.function == "hash_bytes") e.function = name;
+  }
+  OJson data = html_data(p, experiments::analyze(p), no_files());
+  const OJson& line = data["causal"]["points"][1]["lines"][0];
+  EXPECT_EQ(line["function"], name);
+  EXPECT_EQ(line["function_short"],
+            "std::_Hashtable<...>::_M_find_before_node(...) const");
 }
 
 }  // namespace

@@ -86,5 +86,22 @@ TEST(JsonReport, AnalysisOfAProfileWithoutExperiments) {
             0u);
 }
 
+TEST(JsonReport, AnalysisShowsPathsNormalisedAndKeepsTheRecordedOnes) {
+  profile::Profile p = testing::causal_profile();
+  for (auto& e : p.experiments) {
+    e.file = "/home/ci/zstd//programs/../lib/" +
+             e.file.substr(e.file.rfind('/') + 1);
+  }
+  nlohmann::ordered_json j = analysis_to_json(experiments::analyze(p));
+  EXPECT_EQ(j["source_roots"],
+            nlohmann::ordered_json::array({"/home/ci/zstd/lib/"}));
+  const auto& line = j["points"][1]["lines"][0];
+  EXPECT_EQ(line["file"], "/home/ci/zstd//programs/../lib/hash.c");
+  EXPECT_EQ(line["file_display"], "hash.c");
+  nlohmann::ordered_json rooted =
+      analysis_to_json(experiments::analyze(p), {"/home/ci/zstd"});
+  EXPECT_EQ(rooted["points"][1]["lines"][0]["file_display"], "lib/hash.c");
+}
+
 }  // namespace
 }  // namespace andweorc::report

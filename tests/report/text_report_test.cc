@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "causal_fixtures.h"
 #include "report/display.h"
 
 namespace andweorc::report {
@@ -255,6 +256,52 @@ TEST(TextReport, ColorOnlyAddsEscapes) {
     stripped.push_back(color[i]);
   }
   EXPECT_EQ(stripped, plain);
+}
+
+// Paths as a build records them: "//" between the compilation directory
+// and the file name, ".." out of a subdirectory.
+TEST(TextReport, PathsAreNormalisedAndRelative) {
+  Profile p = testing::causal_profile();
+  const std::string from = "/home/dev/proj/src/";
+  const std::string to = "/home/ci/libzstd-1.5.4+dfsg2//programs/../lib/";
+  auto move = [&](std::string& f) {
+    if (f.rfind(from, 0) == 0) f = to + f.substr(from.size());
+  };
+  for (auto& f : p.frames) move(f.file);
+  for (auto& e : p.experiments) move(e.file);
+  std::string text = render(p);
+  EXPECT_EQ(text.find("//"), std::string::npos) << text;
+  std::string no_ellipses = text;
+  for (size_t at; (at = no_ellipses.find("...")) != std::string::npos;) {
+    no_ellipses.erase(at, 3);
+  }
+  EXPECT_EQ(no_ellipses.find(".."), std::string::npos) << text;
+  EXPECT_NE(text.find("relative to /home/ci/libzstd-1.5.4+dfsg2/lib/"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("hash.c:17"), std::string::npos) << text;
+  // --source-root decides when the files lie under it.
+  TextOptions o;
+  o.source_roots = {"/home/ci/libzstd-1.5.4+dfsg2"};
+  std::string rooted = render(p, o);
+  EXPECT_NE(rooted.find("relative to /home/ci/libzstd-1.5.4+dfsg2/\n"),
+            std::string::npos)
+      << rooted;
+  EXPECT_NE(rooted.find("lib/hash.c:17"), std::string::npos) << rooted;
+}
+
+TEST(TextReport, SummaryComesBeforeTheDetails) {
+  std::string text = render(testing::causal_profile());
+  size_t summary = text.find("Summary:");
+  ASSERT_NE(summary, std::string::npos) << text;
+  EXPECT_LT(summary, text.find("Progress points:"));
+  EXPECT_LT(summary, text.find("Causal profile"));
+  EXPECT_NE(text.find("requests: Top region: hash.c:17 in hash_bytes, impact",
+                      summary),
+            std::string::npos)
+      << text;
+  // A sampling-only run has no answer to summarise.
+  EXPECT_EQ(render(typical()).find("Summary:"), std::string::npos);
 }
 
 }  // namespace

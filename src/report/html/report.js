@@ -57,19 +57,58 @@
     return Math.floor(s / 60) + ' min ' + (s % 60).toFixed(1) + ' s';
   }
 
-  // File names relative to the directory all shown files share.
-  function shortFile(file) {
-    if (!file) return '(unknown file)';
-    const c = data.common_dir;
-    return c && file.startsWith(c) ? file.slice(c.length) : file;
+  // Paths as the report shows them: o.file_display is normalised and
+  // relative to a source root (src/report/source_paths.h); the whole
+  // normalised path is the tooltip.
+  function shortFile(o) {
+    return o.file_display ? o.file_display : '(unknown file)';
   }
 
-  function where(file, line) {
-    return shortFile(file) + ':' + (line > 0 ? line : '?');
+  function where(o) {
+    return shortFile(o) + ':' + (o.line > 0 ? o.line : '?');
   }
 
   function functionName(f) {
     return f ? f : '(unknown function)';
+  }
+
+  // Text with a line-break opportunity (wbr) at the points a person would
+  // break a C/C++ name or a path: after "_", "::", "/", "," and before "<"
+  // and "(", so a long name wraps into readable pieces instead of a few
+  // characters per line.
+  function breakable(text) {
+    const span = el('span');
+    const re = /(::|[_/,]|(?=[<(]))/g;
+    let last = 0;
+    let m;
+    while ((m = re.exec(text)) !== null) {
+      const end = m.index + m[0].length;
+      if (end === last || end >= text.length) {
+        if (m[0].length === 0) re.lastIndex++;
+        continue;
+      }
+      span.appendChild(document.createTextNode(text.slice(last, end)));
+      span.appendChild(el('wbr'));
+      last = end;
+      if (m[0].length === 0) re.lastIndex++;
+    }
+    span.appendChild(document.createTextNode(text.slice(last)));
+    return span;
+  }
+
+  // A function name: shortened (display.h short_function_name) when it is
+  // very long, breakable, the full name on hover.
+  function nameNode(o) {
+    const full = functionName(o.function);
+    const shown = o.function ? o.function_short : full;
+    return el('code', {class: 'name', title: full}, breakable(shown));
+  }
+
+  // "file:line", breakable, the whole path on hover.
+  function pathNode(o, withLine) {
+    const text = withLine ? where(o) : shortFile(o);
+    return el('span', {class: 'path', title: o.file_path || null},
+              breakable(text));
   }
 
   // ---- sortable table -----------------------------------------------------
@@ -136,9 +175,98 @@
 
   function renderHeader() {
     const m = data.meta;
-    const header = el('header', null,
+    root.appendChild(el('header', null,
       el('h1', null, 'andweorc causal profile'),
-      el('p', {class: 'command'}, el('code', null, m.title)));
+      el('p', {class: 'command'}, el('code', null, m.title))));
+  }
+
+  // ---- summary: the answer first ------------------------------------------
+
+  function impactText(t) {
+    return 'impact ' + num(t.impact, 2) + ' [' + num(t.ci_low, 2) + ', ' +
+           num(t.ci_high, 2) + ']';
+  }
+
+  // "lib/a.c:191 in f" (or "function f (lib/a.c)"), as nodes.
+  function regionNodes(t) {
+    if (t.granularity === 'function') {
+      return ['function ', nameNode(t), ' (', pathNode(t, false), ')'];
+    }
+    return [pathNode(t, true), ' in ', nameNode(t)];
+  }
+
+  function summarySentences() {
+    const s = data.summary;
+    const out = [];
+    const many = s.points.length > 1;
+    for (const p of s.points) {
+      const prefix = many ? p.name + ': ' : '';
+      const t = p.top;
+      if (!t) {
+        out.push([prefix + 'no region was tested against this point.']);
+        continue;
+      }
+      if (t.impact === null) {
+        out.push([prefix + 'No region has an estimate yet (' + p.regions +
+                  ' tested, none with enough experiments): run longer.']);
+        continue;
+      }
+      if (t.significant) {
+        const v = t.at10 ? t.at10[0] : null;
+        const effect = p.kind === 'latency'
+          ? 'latency ' + signedPct(v === null ? null : -v, 1)
+          : 'program ' + signedPct(v, 1);
+        out.push([prefix + 'Top region: ', ...regionNodes(t), ', ',
+                  el('strong', null, impactText(t)),
+                  ': 10% faster there → ', el('strong', null, effect), '.']);
+        out.push([p.significant + ' of ' + p.regions +
+                  (p.regions === 1 ? ' region ' : ' regions ') +
+                  (p.significant === 1 ? 'is' : 'are') + ' significant.']);
+      } else {
+        out.push([prefix + 'No region is significant yet (0 of ' + p.regions +
+                  '); the best estimate so far: ', ...regionNodes(t), ', ' +
+                  impactText(t) + ': run longer for a clear answer.']);
+      }
+    }
+    if (s.points.length === 0) {
+      const b = s.busiest_function;
+      if (b) {
+        out.push(['No causal answer (see below). The busiest function is ',
+                  nameNode(b), ' (', pathNode(b, false), ') with ' +
+                  pct(b.share, 1) + ' of samples: where the CPU time goes, ' +
+                  'not necessarily what limits the program.']);
+      } else {
+        out.push(['No causal answer and no sample in scope (see below).']);
+      }
+    }
+    const c = s.convergence;
+    if (c) {
+      const head = c.converged ? 'The answer had converged'
+                               : 'The answer had not converged yet';
+      out.push([c.detail ? head + ': ' + c.detail + '.' : head + '.']);
+    }
+    return out;
+  }
+
+  function renderSummary() {
+    const list = el('ul');
+    for (const parts of summarySentences()) list.appendChild(el('li', null, ...parts));
+    root.appendChild(el('section', {class: 'summary', id: 'summary'},
+                        el('h2', null, 'Summary'), list));
+  }
+
+  function renderWarnings() {
+    if (data.warnings.length > 0) {
+      const list = el('ul');
+      for (const w of data.warnings) list.appendChild(el('li', null, w));
+      root.appendChild(el('section', {class: 'warnings', id: 'warnings'},
+                          el('h2', null, 'Warnings'), list));
+    }
+  }
+
+  // Metadata: folded by default, one line says the gist.
+  function renderDetails() {
+    const m = data.meta;
     const facts = [
       ['Started', m.start_time || '–'],
       ['Duration', seconds(m.duration_s)],
@@ -154,21 +282,20 @@
       ['Experiments', count(m.experiments) +
                       (m.settings.experiments ? '' : ' (sampling only)')],
     ];
-    if (data.common_dir) facts.push(['Files', 'relative to ' + data.common_dir]);
+    if (data.source_roots.length > 0) {
+      facts.push(['Files', 'relative to ' + data.source_roots.join(', ')]);
+    }
     const dl = el('dl', {class: 'facts'});
     for (const [k, v] of facts) {
       dl.appendChild(el('dt', null, k));
       dl.appendChild(el('dd', null, v));
     }
-    header.appendChild(dl);
-    root.appendChild(header);
-
-    if (data.warnings.length > 0) {
-      const list = el('ul');
-      for (const w of data.warnings) list.appendChild(el('li', null, w));
-      root.appendChild(el('section', {class: 'warnings', id: 'warnings'},
-                          el('h2', null, 'Warnings'), list));
-    }
+    const gist = 'Run details: ' + seconds(m.duration_s) + ', ' +
+      count(m.samples) + ' samples, ' + count(m.experiments) +
+      ' experiments, ' + count(m.threads) +
+      (m.threads === 1 ? ' thread' : ' threads');
+    root.appendChild(el('details', {class: 'run-details', id: 'run-details'},
+                        el('summary', null, gist), dl));
   }
 
   // ---- causal profile -----------------------------------------------------
@@ -189,33 +316,158 @@
                  ' [' + num(l.ci_low, 3) + ', ' + num(l.ci_high, 3) + ']'));
   }
 
+  // The ranked regions grouped by function: one tbody per function, its
+  // header row showing the function's best line (or the function itself,
+  // for function-level experiments) and the function's share of samples,
+  // its lines folded below it. Sorting a column orders the functions by
+  // their header row's value and the lines inside each by theirs.
   function causalTable(point, pi) {
     const columns = [
-      {label: 'Rank', value: l => l.rank, cell: l => String(l.rank),
-       numeric: true},
-      {label: 'Line', value: l => shortFile(l.file) + ':' +
-                                  String(l.line).padStart(9, '0'),
-       cell: l => el('a', {href: '#' + cardId(pi, l.rank), title: l.file},
-                     where(l.file, l.line) +
-                     (l.granularity === 'function' ? ' (function)' : ''))},
-      {label: 'Function', value: l => functionName(l.function),
-       cell: l => el('code', null, functionName(l.function))},
+      {label: 'Rank', value: r => r.rank, numeric: true},
+      {label: 'Function', value: r => functionName(r.function)},
+      {label: 'Line', value: r => shortFile(r) + ':' +
+                                   String(r.line).padStart(9, '0')},
       {label: 'Impact (95% CI)', numeric: true, descending: true,
        title: effectWord(point) + ' per unit of line speed-up',
-       value: l => l.impact, cell: impactCell},
-      {label: 'R²', numeric: true, descending: true, value: l => l.r2,
-       cell: l => num(l.r2, 2)},
+       value: r => r.impact},
+      {label: 'R²', numeric: true, descending: true, value: r => r.r2},
       {label: 'Experiments', numeric: true, descending: true,
-       value: l => l.experiments,
        title: 'points in the fit, 0% baselines included',
-       cell: l => count(l.experiments)},
+       value: r => r.experiments},
       {label: 'Samples', numeric: true, descending: true,
-       title: 'share of all samples on this line',
-       value: l => l.sample_share, cell: l => pct(l.sample_share, 1)},
+       title: 'share of all samples: in the function (its row) or on the line',
+       value: r => r.sample_share},
     ];
-    return sortableTable('causal-table', columns, point.lines, (tr, l) => {
-      tr.setAttribute('data-rank', l.rank);
-      if (!l.significant) tr.classList.add('not-significant');
+    const groups = point.groups.map((g, gi) => {
+      const best = point.lines[g.best];
+      return {
+        group: g, index: gi,
+        lines: g.lines.map(i => point.lines[i]),
+        // The values the header row shows and sorts by.
+        row: Object.assign({}, best, {function: g.function,
+                                      sample_share: g.sample_share}),
+      };
+    });
+    const table = el('table', {id: 'causal-table', class: 'sortable grouped'});
+    const head = el('tr');
+    let sortColumn = 0;
+    let ascending = true;
+
+    function compare(col, a, b) {
+      const x = col.value(a);
+      const y = col.value(b);
+      if (x === null && y === null) return 0;
+      if (x === null) return 1;  // missing values last either way
+      if (y === null) return -1;
+      const c = x < y ? -1 : x > y ? 1 : 0;
+      return ascending ? c : -c;
+    }
+
+    function impactRow(tr, l) {
+      tr.append(el('td', {class: 'num'}, impactCell(l)),
+                el('td', {class: 'num'}, num(l.r2, 2)),
+                el('td', {class: 'num'}, count(l.experiments)));
+    }
+
+    function lineLink(l) {
+      return el('a', {href: '#' + cardId(pi, l.rank),
+                      title: l.file_path || null},
+                breakable(where(l) +
+                          (l.granularity === 'function' ? ' (function)' : '')));
+    }
+
+    const bodies = groups.map(g => {
+      const body = el('tbody', {class: 'group', 'data-group': g.index});
+      const many = g.lines.length > 1;
+      const r = g.row;
+      const top = el('tr', {class: 'group-row', 'data-rank': r.rank});
+      if (g.group.significant === 0) top.classList.add('not-significant');
+      let toggle = null;
+      if (many) {
+        toggle = el('button', {type: 'button', class: 'toggle',
+                               'aria-expanded': 'false',
+                               title: 'show the function\'s ' +
+                                      g.lines.length + ' lines'}, '▸');
+      }
+      const lineCell = g.group.granularity === 'function'
+        ? el('td', null, pathNode(g.group, false), ' (function)')
+        : el('td', null, lineLink(r),
+             many ? el('span', {class: 'muted more'},
+                       ' best of ' + g.lines.length + ' lines') : null);
+      top.append(el('td', {class: 'num'}, String(r.rank)),
+                  el('td', {class: 'fn'}, toggle, nameNode(g.group)),
+                  lineCell);
+      impactRow(top, r);
+      top.appendChild(el('td', {class: 'num',
+                                 title: 'share of all samples in the function'},
+                          pct(g.group.sample_share, 1)));
+      body.appendChild(top);
+      const children = [];
+      if (many) {
+        for (const l of g.lines) {
+          const tr = el('tr', {class: 'line-row', 'data-rank': l.rank,
+                               hidden: 'hidden'});
+          if (!l.significant) tr.classList.add('not-significant');
+          tr.append(el('td', {class: 'num'}, String(l.rank)),
+                    el('td', {class: 'fn muted'}, '↳'),
+                    el('td', null, lineLink(l)));
+          impactRow(tr, l);
+          tr.appendChild(el('td', {class: 'num'}, pct(l.sample_share, 1)));
+          tr._line = l;
+          children.push(tr);
+          body.appendChild(tr);
+        }
+        toggle.addEventListener('click', () => {
+          const open = toggle.getAttribute('aria-expanded') !== 'true';
+          toggle.setAttribute('aria-expanded', open ? 'true' : 'false');
+          toggle.textContent = open ? '▾' : '▸';
+          for (const c of children) c.hidden = !open;
+        });
+      }
+      body._group = g;
+      body._children = children;
+      return body;
+    });
+
+    function render() {
+      const col = columns[sortColumn];
+      const sorted = bodies.slice().sort(
+        (a, b) => compare(col, a._group.row, b._group.row));
+      for (const b of sorted) {
+        b._children.slice()
+          .sort((x, y) => compare(col, x._line, y._line))
+          .forEach(c => b.appendChild(c));
+        table.appendChild(b);  // moves it to the end, in the sorted order
+      }
+      head.querySelectorAll('th').forEach((th, i) => {
+        th.setAttribute('aria-sort', i !== sortColumn ? 'none'
+                                     : ascending ? 'ascending' : 'descending');
+      });
+    }
+
+    columns.forEach((c, i) => {
+      const button = el('button', {type: 'button', title: c.title || null},
+                        c.label);
+      button.addEventListener('click', () => {
+        if (sortColumn === i) {
+          ascending = !ascending;
+        } else {
+          sortColumn = i;
+          ascending = !c.descending;
+        }
+        render();
+      });
+      head.appendChild(el('th', {class: c.numeric ? 'num' : null}, button));
+    });
+    table.appendChild(el('thead', null, head));
+    render();
+    return table;
+  }
+
+  // Expands or folds every function of the table.
+  function expandAll(table, open) {
+    table.querySelectorAll('button.toggle').forEach(b => {
+      if ((b.getAttribute('aria-expanded') === 'true') !== open) b.click();
     });
   }
 
@@ -228,7 +480,8 @@
     if (!s) return null;
     if (s.error) {
       return el('p', {class: 'source-missing'},
-                'Source: ' + s.error + ' (' + (s.file || 'no file') + ').');
+                'Source: ' + s.error + ' (',
+                s.file ? pathNode(s, false) : 'no file', ').');
     }
     const pre = el('pre', {class: 'source'});
     s.lines.forEach((text, i) => {
@@ -256,9 +509,8 @@
   function lineCard(point, pi, l) {
     const card = el('section', {class: 'card', id: cardId(pi, l.rank)});
     card.appendChild(el('h3', null,
-      el('span', {class: 'rank'}, '#' + l.rank),
-      ' ' + where(l.file, l.line) + ' ',
-      el('code', null, functionName(l.function))));
+      el('span', {class: 'rank'}, '#' + l.rank), ' ', pathNode(l, true), ' ',
+      nameNode(l)));
     const facts = l.impact === null
       ? l.verdict_text
       : 'Impact ' + num(l.impact, 3) + ' (95% CI ' + num(l.ci_low, 3) +
@@ -461,6 +713,14 @@
     section.appendChild(el('label', {class: 'picker'}, 'Progress point: ',
                            select));
     const summary = el('p', {class: 'muted', id: 'point-summary'});
+    const tools = el('p', {class: 'table-tools muted'},
+      'Lines are grouped by function (▸ shows them). ',
+      el('button', {type: 'button', id: 'expand-all'}, 'Expand all'), ' ',
+      el('button', {type: 'button', id: 'collapse-all'}, 'Collapse all'),
+      data.source_roots.length > 0
+        ? ' Paths are relative to ' + data.source_roots.join(', ') +
+          ' (hover for the whole path).'
+        : null);
     const tableHolder = el('div', {class: 'table-holder'});
     const curvesHeading = el('h2', null, 'Curves');
     const curvesNote = el('p', {class: 'muted'},
@@ -470,12 +730,19 @@
       'weighted fit; the shaded band is the ' + (c.level * 100).toFixed(0) +
       '% interval of the predicted speed-up.');
     const curves = el('div', {id: 'curves'});
-    section.append(summary, tableHolder, curvesHeading, curvesNote, curves);
+    section.append(summary, tools, tableHolder, curvesHeading, curvesNote,
+                   curves);
+    tools.querySelector('#expand-all').addEventListener('click', () =>
+      expandAll(tableHolder.querySelector('table'), true));
+    tools.querySelector('#collapse-all').addEventListener('click', () =>
+      expandAll(tableHolder.querySelector('table'), false));
 
     function show(i) {
       const p = c.points[i];
       summary.textContent = pointLabel(p) + ': ' + p.experiments +
-        ' experiments, ' + p.reached + ' reached it; baseline ' +
+        ' experiments, ' + p.reached + ' reached it, ' + p.lines.length +
+        ' regions in ' + p.groups.length +
+        (p.groups.length === 1 ? ' function' : ' functions') + '; baseline ' +
         (p.baseline_s === null ? 'none'
          : p.kind === 'latency' ? (p.baseline_s * 1e3).toFixed(3) + ' ms'
          : (p.baseline_s * 1e6).toFixed(2) + ' µs per visit') + '.';
@@ -512,10 +779,9 @@
        value: r => r.samples, cell: r => count(r.samples)},
       {label: 'Share', numeric: true, descending: true, value: r => r.share,
        cell: r => pct(r.share, 1)},
-      {label: 'Line', value: r => where(r.file, r.line),
-       cell: r => el('span', {title: r.file}, where(r.file, r.line))},
+      {label: 'Line', value: r => where(r), cell: r => pathNode(r, true)},
       {label: 'Function', value: r => functionName(r.function),
-       cell: r => el('code', null, functionName(r.function))},
+       cell: r => nameNode(r)},
     ];
     const lines = sortableTable('sampling-lines', lineCols, s.lines, null);
     section.appendChild(el('h3', null, 'Top lines'));
@@ -526,9 +792,8 @@
     }
     const fnCols = [lineCols[0], lineCols[1],
       {label: 'Function', value: r => functionName(r.function),
-       cell: r => el('code', null, functionName(r.function))},
-      {label: 'File', value: r => shortFile(r.file),
-       cell: r => el('span', {title: r.file}, shortFile(r.file))},
+       cell: r => nameNode(r)},
+      {label: 'File', value: r => shortFile(r), cell: r => pathNode(r, false)},
     ];
     section.appendChild(el('h3', null, 'Top functions'));
     section.appendChild(sortableTable('sampling-functions', fnCols,
@@ -547,6 +812,9 @@
   }
 
   renderHeader();
+  renderSummary();
+  renderWarnings();
+  renderDetails();
   renderCausal();
   renderSampling();
   renderFooter();
