@@ -25,7 +25,7 @@ struct JsonOptions {
   bool include_analysis = false;  // add the "analysis" section
   // --source-root: the analysis's "file_display" is relative to the first
   // of these a file lies under, else to the regions' common directory.
-  std::vector<std::string> source_roots;
+  std::vector<std::string> source_roots = {};
 };
 
 void write_json(const profile::Profile& p, std::ostream& out,

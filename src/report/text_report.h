@@ -40,7 +40,7 @@ struct TextOptions {
   bool sampling_only = false;
   // Directories file names are shown relative to when they lie under one
   // (--source-root); otherwise the files' common directory is used.
-  std::vector<std::string> source_roots;
+  std::vector<std::string> source_roots = {};
 };
 
 void write_text(const profile::Profile& p, std::ostream& out,

@@ -11,66 +11,19 @@
 // element or script, and the page's policy refuses inline handlers; sorting by a column reorders the rows; switching the
 // progress point redraws. Exit 0 on success, 1 on a failed check, 77 (the
 // ctest skip code) when Chromium is not installed.
-import {execFileSync} from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import {createRequire} from 'node:module';
-import {pathToFileURL} from 'node:url';
+import {check, finish, requireChromium, withReport} from './browser_page.mjs';
 
-const kChromium = '/usr/bin/chromium';
 const [andweorc, profile, sourceRoot, outDir] = process.argv.slice(2);
 if (!outDir) {
   console.error('usage: html_report_browser_test.mjs ANDWEORC PROFILE ' +
                 'SOURCE_ROOT OUT_DIR');
   process.exit(2);
 }
-if (!fs.existsSync(kChromium)) {
-  console.log(`SKIP: ${kChromium} is missing (scripts/install-deps.sh ` +
-              'installs Debian\'s chromium)');
-  process.exit(77);
-}
-// playwright-core comes from web/node_modules, next to the embedded uPlot.
-const require = createRequire(
-  path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..',
-            'web', 'package.json'));
-const {chromium} = require('playwright-core');
+requireChromium();
 
-let failures = 0;
-function check(ok, what) {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!ok) failures++;
-}
-
-fs.mkdirSync(outDir, {recursive: true});
-const report = path.join(outDir, 'report.html');
-execFileSync(andweorc, ['report', profile, '--format', 'html', '-o', report,
-                        '--source-root', sourceRoot], {stdio: 'inherit'});
-const html = fs.readFileSync(report, 'utf8');
-console.log(`report: ${report} (${html.length} bytes)`);
-
-const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'andweorc-chromium-'));
-// A fresh profile directory per run: nothing from an earlier run leaks in.
-const context = await chromium.launchPersistentContext(userDataDir, {
-  executablePath: kChromium,
-  viewport: {width: 1200, height: 900},
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
-         '--no-first-run', '--disable-background-networking',
-         '--disable-component-update', '--disable-sync'],
-});
-try {
-  const page = context.pages()[0] || await context.newPage();
-  const errors = [];
-  const requests = [];
-  page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', e => errors.push(String(e)));
-  await page.route('**/*', route => {
-    const url = route.request().url();
-    if (url.startsWith('file:')) return route.continue();
-    requests.push(url);
-    return route.abort();
-  });
-  await page.goto(pathToFileURL(report).href, {waitUntil: 'load'});
+await withReport({andweorc, profile, outDir, name: 'report.html',
+                  extra: ['--source-root', sourceRoot]},
+                 async ({page, errors, requests}) => {
   await page.waitForSelector('#causal-table tbody tr');
 
   const firstRow = () => page.$eval('#causal-table tbody tr',
@@ -81,8 +34,8 @@ try {
   for (let i = 0; i < points.length; i++) {
     await page.selectOption('#point-select', String(i));
     const row = await firstRow();
-    check(row[0] === '1' && row[1] === 'hostile.c:12' &&
-          row[2].startsWith('evil_parse</script><img'),
+    check(row[0] === '1' && row[2] === 'hostile.c:12' &&
+          row[1].startsWith('evil_parse</script><img'),
           `point ${i}: first row is rank 1 hostile.c:12 (${row.join(' | ')})`);
   }
 
@@ -91,14 +44,14 @@ try {
   await page.selectOption('#point-select', String(throughput));
   await page.click('#causal-table th:has-text("Samples") button');
   let row = await firstRow();
-  check(row[1] === 'table.c:5' && row[6] === '60.0%',
+  check(row[2] === 'table.c:5' && row[6] === '60.0%',
         `sorted by samples, table.c:5 (60%) is first (${row.join(' | ')})`);
   const sort = await page.$eval('#causal-table th:nth-child(7)',
                                 th => th.getAttribute('aria-sort'));
   check(sort === 'descending', `samples column says aria-sort=${sort}`);
   await page.click('#causal-table th:has-text("Samples") button');
   row = await firstRow();
-  check(row[1] === 'log.c:3', `ascending, log.c:3 (10%) is first (${row[1]})`);
+  check(row[2] === 'log.c:3', `ascending, log.c:3 (10%) is first (${row[2]})`);
   await page.click('#causal-table th:has-text("Rank") button');
   row = await firstRow();
   check(row[0] === '1', `sorted by rank again, rank 1 is first (${row[0]})`);
@@ -177,9 +130,5 @@ try {
     return window.__pwned === undefined;
   });
   check(blocked, 'an inline event handler is refused by the page\'s policy');
-} finally {
-  await context.close();
-  fs.rmSync(userDataDir, {recursive: true, force: true});
-}
-console.log(`${failures === 0 ? 'PASS' : 'FAIL'}: ${failures} failed checks`);
-process.exit(failures === 0 ? 0 : 1);
+});
+finish();
