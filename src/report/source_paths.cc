@@ -80,10 +80,21 @@ SourcePaths::SourcePaths(const std::vector<std::string>& files,
                    [](const std::string& a, const std::string& b) {
                      return a.size() > b.size();
                    });
-  std::vector<std::string> rest;
+  // A relative path is relative to its compilation directory, which the
+  // profile does not record: next to absolute paths it is shown as
+  // recorded (normalised), so "../lib/a.h" is not cut at a root it may not
+  // share with them.
+  std::vector<std::string> normalised;
+  bool any_absolute = false;
   for (const std::string& f : files) {
     std::string n = normalize_path(f);
     if (n.empty() || is_system_path(n)) continue;
+    any_absolute |= n.front() == '/';
+    normalised.push_back(std::move(n));
+  }
+  std::vector<std::string> rest;
+  for (std::string& n : normalised) {
+    if (any_absolute && n.front() != '/') continue;
     bool claimed =
         std::any_of(roots_.begin(), roots_.end(),
                     [&](const std::string& r) { return under(n, r); });

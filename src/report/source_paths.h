@@ -14,7 +14,10 @@
 //    "" ignored, longest first), then the auto root: the common directory
 //    (common_dir in display.h) of the normalised `files` that lie under no
 //    user root and are not system headers (/usr/include/, /usr/local/include/,
-//    /usr/lib/), when that is more than "/".
+//    /usr/lib/), when that is more than "/". When some files are absolute,
+//    only the absolute ones count: a relative path is relative to a
+//    compilation directory the profile does not record, so it is shown as
+//    recorded (normalised) rather than cut at a root it may not share.
 //  - display(file) is normalize_path(file) with the first root it lies under
 //    stripped ("" for an empty file); a file under no root is shown whole
 //    (normalised).

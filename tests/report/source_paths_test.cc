@@ -72,6 +72,21 @@ TEST(SourcePaths, UnclaimedFilesGetTheirOwnCommonRoot) {
   EXPECT_EQ(paths.roots_text(), "/w/proj/, /opt/dep/");
 }
 
+// As g++ records a build in programs/ of lib/ sources: relative to the
+// compilation directory for some files, absolute for others.
+TEST(SourcePaths, RelativePathsNextToAbsoluteOnesStayAsRecorded) {
+  SourcePaths paths({"../lib/compress/../common/bits.h",
+                     "../lib/compress/zstd_double_fast.c",
+                     "/b/zstd/programs/fileio.c", "/b/zstd/programs/util.c"});
+  EXPECT_EQ(paths.roots(), std::vector<std::string>{"/b/zstd/programs/"});
+  EXPECT_EQ(paths.display("../lib/compress/../common/bits.h"),
+            "../lib/common/bits.h");
+  EXPECT_EQ(paths.display("/b/zstd/programs/fileio.c"), "fileio.c");
+  // Only relative files: their common directory is still a root.
+  SourcePaths relative({"src/a.c", "src/b.c"});
+  EXPECT_EQ(relative.display("src/a.c"), "a.c");
+}
+
 TEST(SourcePaths, NoRootShowsNormalisedPaths) {
   SourcePaths none;
   EXPECT_TRUE(none.roots().empty());

@@ -72,25 +72,24 @@
     return f ? f : '(unknown function)';
   }
 
-  // Text with a line-break opportunity (wbr) at the points a person would
-  // break a C/C++ name or a path: after "_", "::", "/", "," and before "<"
-  // and "(", so a long name wraps into readable pieces instead of a few
-  // characters per line.
-  function breakable(text) {
+  // Text with a line-break opportunity (wbr) where a person would break
+  // it: a C/C++ name after "_", "::" and "," and before "<" and "("; a path
+  // only after "/". A long name then wraps into readable pieces instead of
+  // a few characters per line, and a path never breaks inside a file name.
+  const kNameBreaks = /(::|[_,]|(?=[<(]))/g;
+  const kPathBreaks = /\//g;
+  function breakable(text, breaks) {
     const span = el('span');
-    const re = /(::|[_/,]|(?=[<(]))/g;
+    const re = new RegExp((breaks || kNameBreaks).source, 'g');
     let last = 0;
     let m;
     while ((m = re.exec(text)) !== null) {
       const end = m.index + m[0].length;
-      if (end === last || end >= text.length) {
-        if (m[0].length === 0) re.lastIndex++;
-        continue;
-      }
+      if (m[0].length === 0) re.lastIndex++;  // a lookahead matches nothing
+      if (end === last || end >= text.length) continue;
       span.appendChild(document.createTextNode(text.slice(last, end)));
       span.appendChild(el('wbr'));
       last = end;
-      if (m[0].length === 0) re.lastIndex++;
     }
     span.appendChild(document.createTextNode(text.slice(last)));
     return span;
@@ -108,7 +107,7 @@
   function pathNode(o, withLine) {
     const text = withLine ? where(o) : shortFile(o);
     return el('span', {class: 'path', title: o.file_path || null},
-              breakable(text));
+              breakable(text, kPathBreaks));
   }
 
   // ---- sortable table -----------------------------------------------------
@@ -373,7 +372,8 @@
       return el('a', {href: '#' + cardId(pi, l.rank),
                       title: l.file_path || null},
                 breakable(where(l) +
-                          (l.granularity === 'function' ? ' (function)' : '')));
+                          (l.granularity === 'function' ? ' (function)' : ''),
+                          kPathBreaks));
     }
 
     const bodies = groups.map(g => {
