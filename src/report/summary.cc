@@ -91,13 +91,22 @@ std::vector<std::string> summary_sentences(const Summary& s,
     // Latency: a positive speed-up is a fall in latency, shown as one.
     std::string effect = latency ? "latency " + signed_pct(-ans.at10.value)
                                  : "program " + signed_pct(ans.at10.value);
-    if (m.significant) {
+    if (m.significant && m.slope > 0) {
       out.push_back(
           fmt::format("{}Top region: {}, {}: 10% faster there \u2192 {}.",
                       prefix, region, impact, effect));
       out.push_back(fmt::format("{} of {} {} {} significant.", ans.significant,
                                 ans.regions, regions_word(ans.regions),
                                 ans.significant == 1 ? "is" : "are"));
+    } else if (m.significant) {
+      // Ranked first yet negative: no significant region speeds anything
+      // up. Predicting a "gain" from it would mislead.
+      out.push_back(fmt::format(
+          "{}No region shows a significant gain yet; {} of {} {} a "
+          "significant negative impact (faster there, slower program), "
+          "such as {}, {}: run longer for a clear answer.",
+          prefix, ans.significant, ans.regions,
+          ans.significant == 1 ? "has" : "have", region, impact));
     } else {
       out.push_back(fmt::format(
           "{}No region is significant yet (0 of {}); the best estimate so "

@@ -9,6 +9,8 @@
 //   "Top region: lib/a.c:191 in f, impact 0.16 [0.09, 0.23]: 10% faster
 //    there -> program +1.6%."  then  "3 of 65 regions are significant."
 // and, when the convergence state is known, "The answer had converged: ...".
+// A rank-1 region that is significant but negative is no answer: the
+// summary says no region shows a significant gain yet.
 // The HTML report builds the same sentences from html_data's "summary".
 #ifndef ANDWEORC_REPORT_SUMMARY_H_
 #define ANDWEORC_REPORT_SUMMARY_H_

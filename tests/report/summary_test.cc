@@ -92,6 +92,33 @@ TEST(Summary, NothingSignificantSaysRunLonger) {
   EXPECT_NE(req.find("run longer"), std::string::npos) << req;
 }
 
+// A significant negative impact ranks first when nothing else is
+// significant (seen on zstd on a loaded machine): it is no "top region".
+TEST(Summary, ASignificantNegativeImpactIsNoAnswer) {
+  experiments::Analysis a;
+  a.points.push_back({"chunk", profile::PointKind::kThroughput, 10, 10, 2, 1});
+  experiments::LineImpact m;
+  m.point = "chunk";
+  m.file = "/p/a.c";
+  m.line = 207;
+  m.function = "f";
+  m.fitted = true;
+  m.slope = -5.24;
+  m.ci_low = -9.25;
+  m.ci_high = -1.24;
+  m.significant = true;
+  m.rank = 1;
+  a.impacts.push_back(m);
+  std::vector<std::string> lines =
+      summary_sentences(summarize(a, std::nullopt), SourcePaths());
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0],
+            "No region shows a significant gain yet; 1 of 1 has a significant "
+            "negative impact (faster there, slower program), such as "
+            "/p/a.c:207 in f, impact -5.24 [-9.25, -1.24]: run longer for a "
+            "clear answer.");
+}
+
 TEST(Summary, FunctionRegionsAreNamedAsFunctions) {
   experiments::LineImpact m;
   m.file = "/p//src/a.c";

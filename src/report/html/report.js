@@ -210,7 +210,7 @@
                   ' tested, none with enough experiments): run longer.']);
         continue;
       }
-      if (t.significant) {
+      if (t.significant && t.impact > 0) {
         const v = t.at10 ? t.at10[0] : null;
         const effect = p.kind === 'latency'
           ? 'latency ' + signedPct(v === null ? null : -v, 1)
@@ -221,6 +221,14 @@
         out.push([p.significant + ' of ' + p.regions +
                   (p.regions === 1 ? ' region ' : ' regions ') +
                   (p.significant === 1 ? 'is' : 'are') + ' significant.']);
+      } else if (t.significant) {
+        // Ranked first yet negative: nothing significant speeds it up.
+        out.push([prefix + 'No region shows a significant gain yet; ' +
+                  p.significant + ' of ' + p.regions +
+                  (p.significant === 1 ? ' has' : ' have') +
+                  ' a significant negative impact (faster there, slower ' +
+                  'program), such as ', ...regionNodes(t), ', ' +
+                  impactText(t) + ': run longer for a clear answer.']);
       } else {
         out.push([prefix + 'No region is significant yet (0 of ' + p.regions +
                   '); the best estimate so far: ', ...regionNodes(t), ', ' +
