@@ -9,10 +9,13 @@
 // "/../" (every fold opened); paths are relative to the build root with the
 // whole path on hover; lines are grouped under their function and the groups
 // expand and fold; long names wrap at their "_" and "::" instead of falling
-// apart into a few letters per line; no console error, no network request.
+// apart into a few letters per line; a recorded convergence state ends the
+// summary; no console error, no network request.
 // Exit 0 on success, 1 on a failed check, 77 when Chromium is missing.
 import {check, finish, requireChromium, withReport} from './browser_page.mjs';
+import fs from 'node:fs';
 import path from 'node:path';
+import {pathToFileURL} from 'node:url';
 
 const [andweorc, profile, outDir] = process.argv.slice(2);
 if (!outDir) {
@@ -27,7 +30,7 @@ const kTopFunction = 'ZSTD_compressBlock_doubleFast_noDict_generic';
 
 await withReport({andweorc, profile, outDir, name: 'layout.html',
                   width: 1400, height: 1000},
-                 async ({page, errors, requests}) => {
+                 async ({page, errors, requests, report}) => {
   await page.waitForSelector('#causal-table tbody tr');
   await page.screenshot({path: path.join(outDir, 'layout.png')});
 
@@ -130,6 +133,18 @@ await withReport({andweorc, profile, outDir, name: 'layout.html',
                                  !td.closest('tr').hidden)
                    .map(td => td.getBoundingClientRect().width)));
   check(narrowest > 120, `no text column is squeezed (narrowest ${narrowest} px)`);
+
+  // A profile that records convergence (the data is not a script, so the
+  // page's policy still lets the page run): the summary ends with it.
+  const html = fs.readFileSync(report, 'utf8');
+  const converged = path.join(outDir, 'layout_converged.html');
+  fs.writeFileSync(converged, html.replace('"convergence":null',
+    '"convergence":{"converged":true,"detail":"top region unchanged for 30 s"}'));
+  check(html.includes('"convergence":null'), 'the data has a convergence slot');
+  await page.goto(pathToFileURL(converged).href, {waitUntil: 'load'});
+  const last = await page.$eval('#summary li:last-child', e => e.textContent);
+  check(last === 'The answer had converged: top region unchanged for 30 s.',
+        `convergence is shown when recorded ("${last}")`);
 
   check(errors.length === 0, `no console or page errors (${errors.join('; ')})`);
   check(requests.length === 0, `no network request (${requests.join(', ')})`);

@@ -201,6 +201,12 @@ TEST(HtmlData, SamplingOnlyProfileSaysWhyThereAreNoCurves) {
   EXPECT_EQ(data["sampling"]["lines"][0]["file"], "/home/dev/proj/src/hash.c");
   EXPECT_EQ(data["sampling"]["functions"][0]["samples"], 600);
   EXPECT_NE(html.find(kReportJs), std::string::npos);
+  // No causal answer: the summary names the busiest function instead.
+  EXPECT_TRUE(data["summary"]["points"].empty());
+  EXPECT_EQ(data["summary"]["busiest_function"]["function"], "hash_bytes");
+  EXPECT_EQ(data["summary"]["busiest_function"]["file_display"], "hash.c");
+  EXPECT_DOUBLE_EQ(data["summary"]["busiest_function"]["share"].get<double>(),
+                   0.6);
 }
 
 TEST(HtmlData, ExperimentsThatNeverFinishedAreExplained) {
