@@ -3,6 +3,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config git
+  ninja-build ccache   # faster builds and rebuilds (scripts/build.sh)
   libdw-dev libelf-dev elfutils zlib1g-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -9,18 +9,57 @@ scripts/install-deps.sh
 if command -v clang-format >/dev/null; then
   git ls-files '*.cc' '*.h' '*.c' | xargs clang-format --dry-run -Werror
 fi
-scripts/build.sh
-(cd build && ctest --output-on-failure -j2 --timeout 600)
+
+# Runs ctest in build dir $1 (further args go to ctest) and fails loudly
+# unless every test that the build defines (minus the excluded ones) ran:
+# a cached ANDWEORC_BUILD_TESTS=OFF, a test binary that lists no tests or a
+# discovery that failed must not pass as green.
+run_tests() {
+  local dir=$1; shift
+  local defined ran
+  defined=$(cd "$dir" && ctest -N "$@" | sed -n 's/^Total Tests: //p')
+  if [ -z "$defined" ] || [ "$defined" -lt "${ANDWEORC_MIN_TESTS:-300}" ]; then
+    echo "test.sh: $dir defines ${defined:-no} tests; expected at least" \
+         "${ANDWEORC_MIN_TESTS:-300} (was it configured without tests?)" >&2
+    exit 1
+  fi
+  (cd "$dir" && ctest --output-on-failure --no-tests=error -j2 --timeout 600 \
+     "$@" | tee ctest.log)
+  ran=$(sed -n 's/.*tests passed, [0-9]* tests failed out of \([0-9]*\)$/\1/p' \
+        "$dir/ctest.log")
+  if [ "$ran" != "$defined" ]; then
+    echo "test.sh: $dir ran ${ran:-no} tests of the $defined defined" >&2
+    exit 1
+  fi
+}
+
+# -Werror here only: users' compilers may warn about things g++ 12 does not.
+scripts/build.sh -DANDWEORC_BUILD_TESTS=ON -DANDWEORC_BUILD_BENCH=ON \
+  -DANDWEORC_SANITIZE= -DANDWEORC_WERROR=ON
+# The suites that measure the runtime's causal accuracy must be there.
+for suite in Experiments Runner; do
+  if ! (cd build && ctest -N -R "^$suite\." | grep -q "Total Tests: [1-9]"); then
+    echo "test.sh: no $suite.* tests in build/" >&2
+    exit 1
+  fi
+done
+run_tests build
+
 if [ "${ANDWEORC_SKIP_SANITIZERS:-0}" != 1 ]; then
-  # -O1 -g1 (line tables): what ASan recommends, and it compiles faster
-  # than -O2 -g, to keep CI under 20 minutes. Programs whose flags matter
-  # (fixtures, examples, e2e programs) set their own.
-  BUILD_DIR=build-asan scripts/build.sh -DANDWEORC_BUILD_BENCH=OFF \
-    -DANDWEORC_SANITIZE=address,undefined \
+  # ASan/UBSan for the tool-side code. -O1 -g1 (line tables): what ASan
+  # recommends, and it compiles faster than -O2 -g. Only the tool-side test
+  # binaries are built: the runtime, the programs it is preloaded into and
+  # the Runner are never sanitized (they ran above), and the tests that
+  # measure them (runtime, causal accuracy, package, browser) are left out.
+  sanitized="symbols_test profile_test experiments_test ingest_test report_test
+    compare_test cli_test cli_commands_test e2e_test fuzz_replay_profile_json
+    fuzz_replay_coz_reader fuzz_replay_raw_reader"
+  BUILD_DIR=build-asan ANDWEORC_TARGETS="$sanitized" scripts/build.sh \
+    -DANDWEORC_BUILD_TESTS=ON -DANDWEORC_BUILD_BENCH=OFF \
+    -DANDWEORC_SANITIZE=address,undefined -DANDWEORC_WERROR=ON \
     -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
-  # The causal-accuracy tests (Experiments.*, Runner.*) measure the runtime,
-  # which is never sanitized; they ran above. The rest runs again here.
-  (cd build-asan && ctest --output-on-failure -j2 --timeout 600 \
-    -E '^(Experiments|Runner)\.')
+  labels=$(echo $sanitized | sed 's/fuzz_replay_[a-z_]*/fuzz_replay/g' | tr ' ' '\n' | sort -u | paste -sd'|')
+  ANDWEORC_MIN_TESTS=200 run_tests build-asan -L "^($labels)\$" \
+    -E '^(Experiments|Runner)\.'
 fi
