@@ -109,13 +109,17 @@ ANDWEORC_SIGNAL_SAFE void perf_drain(ThreadState* s) {
     for (size_t i = 0; i < sizeof h; ++i)
       reinterpret_cast<uint8_t*>(&h)[i] = data[(tail + i) % size];
     if (h.size == 0 || tail + h.size > head) break;
-    // Samples taken while this thread spins off a delay are the profiler's
-    // own time, not the program's: drop them.
-    bool keep = !s->delay.in_delay;
-    if (keep && h.type == PERF_RECORD_SAMPLE && h.size <= sizeof record) {
+    if (h.type == PERF_RECORD_SAMPLE && h.size <= sizeof record) {
       for (size_t i = 0; i < h.size; ++i) record[i] = data[(tail + i) % size];
       // Layout for IP|TID|TIME|CALLCHAIN: ip, pid+tid, time, nr, ips[nr].
       const uint64_t* w = reinterpret_cast<const uint64_t*>(record + sizeof h);
+      // Samples taken while this thread spins off a delay are the
+      // profiler's own time, not the program's: neither a sample nor a hit.
+      // Those taken before the delay began are the program's.
+      if (s->delay.in_delay && w[2] >= s->delay.delay_started_ns) {
+        tail += h.size;
+        continue;
+      }
       raw::SampleHeader sh{};
       sh.tid = uint32_t(w[1] >> 32);
       sh.time_ns = w[2];

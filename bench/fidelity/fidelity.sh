@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Timing fidelity: does a program that sleeps, waits on a condition variable
+# with a timeout, or polls with a timeout keep its own timing under the
+# profiler? Each shape (bench/overhead/shapes.cc: ~20 us of work, then
+# usleep(50) / cv.wait_for(50 us) / poll(1 ms)) runs unprofiled and under
+# `andweorc run --fixed-speedup 0`, interleaved, at 1, 8 and 64 threads.
+# The same work without waits (shape cpu) gives the sampling cost; the
+# fidelity error of a waiting shape is its ratio divided by that of cpu at
+# the same thread count: 1.000 = the profiler changed nothing but the
+# sampling cost. Target: within 0.98..1.02.
+#
+# Usage: bench/fidelity/fidelity.sh [build-dir] [rounds] [seconds]
+#        (default: build 5 2); THREADS="1 8 64", MODES="sleep condvar poll"
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+build=${1:-build}; rounds=${2:-5}; secs=${3:-2}
+threads=${THREADS:-"1 8 64"}; modes=${MODES:-"sleep condvar poll"}
+res=$(mktemp); trap 'rm -f "$res"' EXIT
+shapes=""
+for t in $threads; do for m in cpu $modes; do shapes+="$m:$t "; done; done
+SHAPES=$shapes CONFIGS=exp0 RESULTS=$res "$here/../overhead/overhead.sh" "$build" "$rounds" "$secs"
+echo
+printf '%-8s %7s %12s %12s %10s\n' shape threads "ratio" "cpu ratio" "fidelity"
+worst=1
+while read -r shape t _ ratio mad; do
+  [[ $shape == cpu ]] && continue
+  cpu=$(awk -v t="$t" '$1 == "cpu" && $2 == t {print $4}' "$res")
+  f=$(awk -v r="$ratio" -v c="$cpu" 'BEGIN {printf "%.3f", r / c}')
+  printf '%-8s %7s %8.3f±%-3s %12.3f %10s\n' "$shape" "$t" "$ratio" "$mad" "$cpu" "$f"
+  worst=$(awk -v w="$worst" -v f="$f" 'BEGIN {d = f - 1; d = d < 0 ? -d : d; e = w - 1; e = e < 0 ? -e : e; print ((d > e) ? f : w)}')
+done <"$res"
+awk -v w="$worst" 'BEGIN {printf "worst fidelity %.3f (target 0.98..1.02): %s\n", w, (w >= 0.98 && w <= 1.02) ? "PASS" : "FAIL"}'
