@@ -20,13 +20,14 @@ shapes=""
 for t in $threads; do for m in cpu $modes; do shapes+="$m:$t "; done; done
 SHAPES=$shapes CONFIGS=exp0 RESULTS=$res "$here/../overhead/overhead.sh" "$build" "$rounds" "$secs"
 echo
-printf '%-8s %7s %12s %12s %10s\n' shape threads "ratio" "cpu ratio" "fidelity"
+printf '%-8s %7s %-10s %12s %10s %10s\n' shape threads config "ratio±MAD" "cpu ratio" "fidelity"
 worst=1
-while read -r shape t _ ratio mad; do
+while read -r shape t config ratio mad; do
   [[ $shape == cpu ]] && continue
-  cpu=$(awk -v t="$t" '$1 == "cpu" && $2 == t {print $4}' "$res")
+  cpu=$(awk -v t="$t" -v c="$config" '$1 == "cpu" && $2 == t && $3 == c {print $4}' "$res")
   f=$(awk -v r="$ratio" -v c="$cpu" 'BEGIN {printf "%.3f", r / c}')
-  printf '%-8s %7s %8.3f±%-3s %12.3f %10s\n' "$shape" "$t" "$ratio" "$mad" "$cpu" "$f"
+  printf '%-8s %7s %-10s %7.3f±%-3s%% %10.3f %10s\n' "$shape" "$t" "$config" "$ratio" "$mad" "$cpu" "$f"
+  [[ $config == *.base ]] && continue
   worst=$(awk -v w="$worst" -v f="$f" 'BEGIN {d = f - 1; d = d < 0 ? -d : d; e = w - 1; e = e < 0 ? -e : e; print ((d > e) ? f : w)}')
 done <"$res"
 awk -v w="$worst" 'BEGIN {printf "worst fidelity %.3f (target 0.98..1.02): %s\n", w, (w >= 0.98 && w <= 1.02) ? "PASS" : "FAIL"}'

@@ -3,14 +3,18 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "runtime/raw_format.h"
 #include "runtime/sample_hook.h"
+#include "runtime/timer_sampler.h"
 
 namespace andweorc::runtime {
 namespace {
@@ -22,6 +26,26 @@ constexpr size_t kDataPages = 4;
 
 long perf_event_open(perf_event_attr* attr, int tid) {
   return syscall(SYS_perf_event_open, attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+// Switch-heavy threads leave perf for the timer (perf_watch_switches):
+// more than this many voluntary context switches per millisecond of CPU,
+// over kSamplesPerCheck samples. At ~2-3 us per switch for the event's
+// hrtimer in this VM (docs/design.md, cost model), 8 switches/ms cost 2%.
+constexpr uint64_t kSwitchesPerMs = 8;
+constexpr uint32_t kSamplesPerCheck = 4;
+// ANDWEORC_SAMPLER_SWITCH=0 keeps every thread on perf (set once, before
+// any thread samples).
+bool g_switch_watch = true;
+// The sampling period and signal of every thread (the same for all; set by
+// perf_start before the thread's event is enabled).
+uint64_t g_period_ns = 1000000;
+int g_signal = SIGPROF;
+
+ANDWEORC_SIGNAL_SAFE uint64_t voluntary_switches() {
+  rusage ru;
+  if (raw_syscall(SYS_getrusage, RUSAGE_THREAD, long(&ru)) != 0) return 0;
+  return uint64_t(ru.ru_nvcsw);
 }
 
 }  // namespace
@@ -71,6 +95,17 @@ bool perf_start(ThreadState* s, uint64_t period_ns, int signal_number,
     close(int(fd));
     return false;
   }
+  static bool read_env = false;
+  if (!read_env) {
+    const char* v = getenv("ANDWEORC_SAMPLER_SWITCH");
+    g_switch_watch = v == nullptr || v[0] != '0';
+    read_env = true;
+  }
+  g_period_ns = period_ns;
+  g_signal = signal_number;
+  timer_note_stack(s);
+  s->switches_at_check = voluntary_switches();
+  s->samples_since_check = 0;
   s->perf_fd = int(fd);
   s->perf_page = static_cast<perf_event_mmap_page*>(mem);
   s->perf_mmap_bytes = bytes;
@@ -93,9 +128,10 @@ void perf_disable(ThreadState* s) {
   if (fd >= 0) ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 }
 
-ANDWEORC_SIGNAL_SAFE void perf_drain(ThreadState* s) {
+ANDWEORC_SIGNAL_SAFE uint32_t perf_drain(ThreadState* s) {
   perf_event_mmap_page* meta = __atomic_load_n(&s->perf_page, __ATOMIC_ACQUIRE);
-  if (meta == nullptr) return;
+  if (meta == nullptr) return 0;
+  uint32_t samples = 0;
   const uint8_t* data =
       reinterpret_cast<const uint8_t*>(meta) + meta->data_offset;
   const uint64_t size = meta->data_size;
@@ -110,6 +146,7 @@ ANDWEORC_SIGNAL_SAFE void perf_drain(ThreadState* s) {
       reinterpret_cast<uint8_t*>(&h)[i] = data[(tail + i) % size];
     if (h.size == 0 || tail + h.size > head) break;
     if (h.type == PERF_RECORD_SAMPLE && h.size <= sizeof record) {
+      ++samples;
       for (size_t i = 0; i < h.size; ++i) record[i] = data[(tail + i) % size];
       // Layout for IP|TID|TIME|CALLCHAIN: ip, pid+tid, time, nr, ips[nr].
       const uint64_t* w = reinterpret_cast<const uint64_t*>(record + sizeof h);
@@ -153,6 +190,32 @@ ANDWEORC_SIGNAL_SAFE void perf_drain(ThreadState* s) {
     tail += h.size;
   }
   __atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
+  return samples;
+}
+
+ANDWEORC_SIGNAL_SAFE void perf_watch_switches(ThreadState* s,
+                                              uint32_t samples) {
+  const uint64_t period_ns = g_period_ns;
+  if (!g_switch_watch || s->has_timer) return;
+  s->samples_since_check += samples;
+  if (s->samples_since_check < kSamplesPerCheck) return;
+  uint64_t now = voluntary_switches();
+  uint64_t switches = now - s->switches_at_check;
+  // Allowed switches per sample: kSwitchesPerMs per millisecond of CPU.
+  uint64_t allowed = kSwitchesPerMs * s->samples_since_check *
+                     (period_ns < 1000000 ? 1 : period_ns / 1000000);
+  s->switches_at_check = now;
+  s->samples_since_check = 0;
+  if (switches <= allowed) return;
+  // Stop the event first (no new perf signals); keep fd and mapping until
+  // the thread exits (perf_stop), as the owner's code may still read them.
+  int fd = __atomic_load_n(&s->perf_fd, __ATOMIC_ACQUIRE);
+  if (fd < 0) return;
+  raw_syscall(SYS_ioctl, fd, PERF_EVENT_IOC_DISABLE, 0);
+  if (timer_start_from_handler(s, period_ns, g_signal))
+    s->sampler = raw::kSamplerTimer;
+  else  // no timer: keep perf rather than lose the thread's samples
+    raw_syscall(SYS_ioctl, fd, PERF_EVENT_IOC_ENABLE, 0);
 }
 
 }  // namespace andweorc::runtime

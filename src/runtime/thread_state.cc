@@ -87,6 +87,7 @@ ThreadState* register_current_thread() {
   pthread_setspecific(g_exit_key, s);
   // The thread's timer slack stays the program's: the delay engine lowers
   // it only around its own sleeps (delay_engine.cc, real_sleep).
+  s->stack_lo = s->stack_hi = 0;  // the slot's previous thread's
   if (runtime_active()) {
     write_thread_event(s, raw::kThreadStart);
     start_thread_sampler(s);

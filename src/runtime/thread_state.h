@@ -31,6 +31,9 @@ struct ThreadState {
   int perf_fd = -1;
   perf_event_mmap_page* perf_page = nullptr;
   size_t perf_mmap_bytes = 0;
+  // perf -> timer switch (perf_sampler.h, perf_watch_switches)
+  uint64_t switches_at_check = 0;  // voluntary context switches then
+  uint32_t samples_since_check = 0;
   // timer sampler
   timer_t timer{};
   bool has_timer = false;
