@@ -33,7 +33,7 @@ long perf_event_open(perf_event_attr* attr, int tid) {
 // over kSamplesPerCheck samples. At ~2-3 us per switch for the event's
 // hrtimer in this VM (docs/design.md, cost model), 8 switches/ms cost 2%.
 constexpr uint64_t kSwitchesPerMs = 8;
-constexpr uint32_t kSamplesPerCheck = 4;
+constexpr uint64_t kCheckWindowNs = 4000000;  // at least 4 ms of CPU
 // ANDWEORC_SAMPLER_SWITCH=0 keeps every thread on perf (set once, before
 // any thread samples).
 bool g_switch_watch = true;
@@ -42,10 +42,16 @@ bool g_switch_watch = true;
 uint64_t g_period_ns = 1000000;
 int g_signal = SIGPROF;
 
-ANDWEORC_SIGNAL_SAFE uint64_t voluntary_switches() {
+// The calling thread's voluntary context switches and CPU time (user +
+// system). Involuntary switches are left out: they measure the machine's
+// load, not the program.
+ANDWEORC_SIGNAL_SAFE bool thread_usage(uint64_t* switches, uint64_t* cpu_ns) {
   rusage ru;
-  if (raw_syscall(SYS_getrusage, RUSAGE_THREAD, long(&ru)) != 0) return 0;
-  return uint64_t(ru.ru_nvcsw);
+  if (raw_syscall(SYS_getrusage, RUSAGE_THREAD, long(&ru)) != 0) return false;
+  *switches = uint64_t(ru.ru_nvcsw);
+  *cpu_ns = uint64_t(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
+            uint64_t(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
+  return true;
 }
 
 }  // namespace
@@ -104,8 +110,8 @@ bool perf_start(ThreadState* s, uint64_t period_ns, int signal_number,
   g_period_ns = period_ns;
   g_signal = signal_number;
   timer_note_stack(s);
-  s->switches_at_check = voluntary_switches();
-  s->samples_since_check = 0;
+  if (!thread_usage(&s->switches_at_check, &s->cpu_at_check_ns))
+    s->switches_at_check = s->cpu_at_check_ns = 0;
   s->perf_fd = int(fd);
   s->perf_page = static_cast<perf_event_mmap_page*>(mem);
   s->perf_mmap_bytes = bytes;
@@ -193,20 +199,17 @@ ANDWEORC_SIGNAL_SAFE uint32_t perf_drain(ThreadState* s) {
   return samples;
 }
 
-ANDWEORC_SIGNAL_SAFE void perf_watch_switches(ThreadState* s,
-                                              uint32_t samples) {
-  const uint64_t period_ns = g_period_ns;
+ANDWEORC_SIGNAL_SAFE void perf_watch_switches(ThreadState* s) {
   if (!g_switch_watch || s->has_timer) return;
-  s->samples_since_check += samples;
-  if (s->samples_since_check < kSamplesPerCheck) return;
-  uint64_t now = voluntary_switches();
-  uint64_t switches = now - s->switches_at_check;
-  // Allowed switches per sample: kSwitchesPerMs per millisecond of CPU.
-  uint64_t allowed = kSwitchesPerMs * s->samples_since_check *
-                     (period_ns < 1000000 ? 1 : period_ns / 1000000);
-  s->switches_at_check = now;
-  s->samples_since_check = 0;
-  if (switches <= allowed) return;
+  uint64_t switches = 0, cpu_ns = 0;
+  if (!thread_usage(&switches, &cpu_ns)) return;
+  uint64_t cpu = cpu_ns - s->cpu_at_check_ns;
+  if (cpu < kCheckWindowNs) return;
+  uint64_t n = switches - s->switches_at_check;
+  s->switches_at_check = switches;
+  s->cpu_at_check_ns = cpu_ns;
+  if (n * 1000000 <= kSwitchesPerMs * cpu) return;
+  const uint64_t period_ns = g_period_ns;
   // Stop the event first (no new perf signals); keep fd and mapping until
   // the thread exits (perf_stop), as the owner's code may still read them.
   int fd = __atomic_load_n(&s->perf_fd, __ATOMIC_ACQUIRE);

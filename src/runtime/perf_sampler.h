@@ -33,12 +33,14 @@ ANDWEORC_SIGNAL_SAFE uint32_t perf_drain(ThreadState* s);
 // timer is an exit to the hypervisor): a thread that blocks and wakes many
 // times per millisecond of CPU pays more for its event than for its samples
 // (bench/overhead: an epoll server lost 40% with perf, ~0% with the timer).
-// Called by the handler after a drain of `samples` samples: every few
-// samples, compares the thread's voluntary context switches with its CPU
-// time, and moves a switch-heavy thread to the CPU-time timer sampler (which
-// costs nothing at a switch: the kernel checks CPU timers at the tick).
-// Once moved, the thread stays on the timer. Owning thread's handler only.
-ANDWEORC_SIGNAL_SAFE void perf_watch_switches(ThreadState* s, uint32_t samples);
+// Called by the handler at each perf signal: once the thread has used a few
+// milliseconds of CPU since the last check, compares its voluntary context
+// switches with that CPU time (getrusage, user + system: a thread that lives
+// in system calls gets few user-mode samples but pays at every switch), and
+// moves a switch-heavy thread to the CPU-time timer sampler (which costs
+// nothing at a switch: the kernel checks CPU timers at the tick). Once
+// moved, the thread stays on the timer. Owning thread's handler only.
+ANDWEORC_SIGNAL_SAFE void perf_watch_switches(ThreadState* s);
 
 }  // namespace andweorc::runtime
 

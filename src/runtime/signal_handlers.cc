@@ -40,8 +40,8 @@ ANDWEORC_SIGNAL_SAFE void on_profiler_signal(int, siginfo_t* info,
   ThreadState* s = current_thread();
   if (s != nullptr && runtime_active()) {
     if (!s->has_timer) {
-      uint32_t n = perf_drain(s);
-      perf_watch_switches(s, n);
+      perf_drain(s);
+      perf_watch_switches(s);
     } else {
       // A thread that left perf (perf_watch_switches) may still receive a
       // signal its event queued before it was disabled: drain, and take a

@@ -13,6 +13,22 @@
 #include "runtime/sample_hook.h"
 
 namespace andweorc::runtime {
+namespace {
+
+// A 4-argument system call (the 4th goes in r10; raw_syscall has 3):
+// timer_settime's old-value pointer must be null, not whatever r10 holds.
+ANDWEORC_SIGNAL_SAFE inline long raw_syscall4(long n, long a, long b, long c,
+                                              long d) {
+  register long r10 asm("r10") = d;
+  long ret;
+  asm volatile("syscall"
+               : "=a"(ret)
+               : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10)
+               : "rcx", "r11", "memory");
+  return ret;
+}
+
+}  // namespace
 
 void timer_note_stack(ThreadState* s) {
   if (s->stack_hi != 0) return;
@@ -47,7 +63,7 @@ ANDWEORC_SIGNAL_SAFE bool timer_start_from_handler(ThreadState* s,
   spec.it_interval.tv_sec = time_t(period_ns / 1000000000u);
   spec.it_interval.tv_nsec = long(period_ns % 1000000000u);
   spec.it_value = spec.it_interval;
-  if (raw_syscall(SYS_timer_settime, kernel_id, 0, long(&spec)) != 0) {
+  if (raw_syscall4(SYS_timer_settime, kernel_id, 0, long(&spec), 0) != 0) {
     raw_syscall(SYS_timer_delete, kernel_id);
     return false;
   }
