@@ -33,6 +33,9 @@
 #                               so < 1 is a cost either way. Far steadier on
 #                               a shared machine; does not see wall-time
 #                               effects (sleep precision, lost wake-ups)
+#   METRIC=wait                 waiting shapes: compare the median time one
+#                               wait really took (ratio native / profiled: > 1
+#                               = the program's waits got shorter profiled)
 #   RESULTS=<file>              also append "shape threads config ratio mad"
 #                               lines there (bench/fidelity/fidelity.sh)
 set -euo pipefail
@@ -70,6 +73,8 @@ run_one() {
   esac
   if [[ ${METRIC:-throughput} == cpu ]]; then
     awk -v c="$(field "$out" cpu_us)" 'BEGIN {printf "%.6f", 1 / c}'
+  elif [[ ${METRIC:-throughput} == wait ]]; then
+    awk -v c="$(field "$out" wait_us)" 'BEGIN {printf "%.6f", 1 / c}'
   else
     field "$out" throughput
   fi

@@ -16,7 +16,10 @@
 //            (context-switch and syscall heavy)
 // The result line also has cpu_us=<CPU time per unit, all threads of the
 // process, user + system, in microseconds>: on a shared machine it is far
-// less noisy than throughput, and includes the profiler's own threads.
+// less noisy than throughput, and includes the profiler's own threads; and,
+// for the waiting shapes, wait_us=<median time one wait really took>: the
+// timing the program observes (timer slack included), steadier than
+// throughput under load.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -26,6 +29,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cinttypes>
@@ -44,14 +48,46 @@ namespace {
 using Clock = std::chrono::steady_clock;
 std::atomic<bool> g_stop{false};
 
+// Every 8th wait's duration, per thread (at most kMaxWaits of them).
+constexpr size_t kMaxWaits = 4096;
+std::mutex g_waits_lock;
+std::vector<double> g_waits;  // microseconds, merged at thread end
+
+class WaitTimes {
+ public:
+  void start() { t0_ = Clock::now(); }
+  void stop() {
+    if ((n_++ & 7) != 0 || mine_.size() >= kMaxWaits) return;
+    mine_.push_back(
+        std::chrono::duration<double, std::micro>(Clock::now() - t0_).count());
+  }
+  ~WaitTimes() {
+    std::lock_guard<std::mutex> guard(g_waits_lock);
+    g_waits.insert(g_waits.end(), mine_.begin(), mine_.end());
+  }
+
+ private:
+  Clock::time_point t0_;
+  uint64_t n_ = 0;
+  std::vector<double> mine_;
+};
+
 void print_result(uint64_t units, double seconds) {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   double cpu = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
                double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-  std::printf("units=%" PRIu64 " seconds=%.6f throughput=%.3f cpu_us=%.3f\n",
+  double wait = 0;
+  if (!g_waits.empty()) {
+    std::nth_element(g_waits.begin(), g_waits.begin() + g_waits.size() / 2,
+                     g_waits.end());
+    wait = g_waits[g_waits.size() / 2];
+  }
+  std::printf("units=%" PRIu64
+              " seconds=%.6f throughput=%.3f cpu_us=%.3f "
+              "wait_us=%.2f\n",
               units, seconds, double(units) / seconds,
-              units ? cpu * 1e6 / double(units) : 0.0);
+              units ? cpu * 1e6 / double(units) : 0.0, wait);
 }
 
 [[noreturn]] void die(const char* what) {
@@ -76,10 +112,13 @@ uint64_t cpu_loop() {
 }
 
 uint64_t sleep_loop() {
+  WaitTimes w;
   uint64_t n = 0, x = 1;
   while (!g_stop.load(std::memory_order_relaxed)) {
     x = work(x, kSteps), ++n;
+    w.start();
     usleep(50);
+    w.stop();
   }
   return n + (x == 0);
 }
@@ -87,11 +126,14 @@ uint64_t sleep_loop() {
 uint64_t condvar_loop() {
   std::mutex m;
   std::condition_variable cv;
+  WaitTimes w;
   uint64_t n = 0, x = 1;
   while (!g_stop.load(std::memory_order_relaxed)) {
     x = work(x, kSteps), ++n;
     std::unique_lock<std::mutex> lock(m);
+    w.start();
     cv.wait_for(lock, std::chrono::microseconds(50));
+    w.stop();
   }
   return n + (x == 0);
 }
@@ -99,11 +141,14 @@ uint64_t condvar_loop() {
 uint64_t poll_loop() {
   int p[2];
   if (pipe(p) != 0) die("pipe");
+  WaitTimes w;
   uint64_t n = 0, x = 1;
   while (!g_stop.load(std::memory_order_relaxed)) {
     x = work(x, kSteps), ++n;
     pollfd fd{p[0], POLLIN, 0};
+    w.start();
     poll(&fd, 1, 1);
+    w.stop();
   }
   close(p[0]);
   close(p[1]);
