@@ -210,15 +210,25 @@ ANDWEORC_SIGNAL_SAFE void perf_watch_switches(ThreadState* s) {
   s->cpu_at_check_ns = cpu_ns;
   if (n * 1000000 <= kSwitchesPerMs * cpu) return;
   const uint64_t period_ns = g_period_ns;
-  // Stop the event first (no new perf signals); keep fd and mapping until
-  // the thread exits (perf_stop), as the owner's code may still read them.
+  // Stop the event first (no new perf signals), start the timer, then close
+  // the event: even disabled, it keeps a perf context on the thread that
+  // every context switch walks. The handler has just drained the ring.
   int fd = __atomic_load_n(&s->perf_fd, __ATOMIC_ACQUIRE);
   if (fd < 0) return;
   raw_syscall(SYS_ioctl, fd, PERF_EVENT_IOC_DISABLE, 0);
-  if (timer_start_from_handler(s, period_ns, g_signal))
-    s->sampler = raw::kSamplerTimer;
-  else  // no timer: keep perf rather than lose the thread's samples
+  if (!timer_start_from_handler(s, period_ns, g_signal)) {
+    // No timer: keep perf rather than lose the thread's samples.
     raw_syscall(SYS_ioctl, fd, PERF_EVENT_IOC_ENABLE, 0);
+    return;
+  }
+  s->sampler = raw::kSamplerTimer;
+  // As perf_stop: whoever takes fd/page first releases them (perf_stop may
+  // be what this handler interrupted).
+  fd = __atomic_exchange_n(&s->perf_fd, -1, __ATOMIC_ACQ_REL);
+  void* page = __atomic_exchange_n(&s->perf_page, nullptr, __ATOMIC_ACQ_REL);
+  if (page != nullptr)
+    raw_syscall(SYS_munmap, long(page), long(s->perf_mmap_bytes));
+  if (fd >= 0) raw_syscall(SYS_close, fd);
 }
 
 }  // namespace andweorc::runtime
