@@ -51,6 +51,9 @@ struct DelayAccount {
   uint64_t paid = 0;            // total sleep in this thread, for reports
   uint64_t debt_at_block = 0;   // what it owed when it blocked
   uint64_t blocked_at_ns = 0;   // when, if it owed anything
+  // CLOCK_MONOTONIC time the current delay began (valid while in_delay):
+  // samples taken after it are the profiler's time, not the program's.
+  uint64_t delay_started_ns = 0;
   // Delay per hit is scaled by this / 1024: 1024 / (the thread's recent CPU
   // share). A preempted thread spends longer in a line than its CPU samples
   // say; a real speed-up would save that wall time. Set by the collector.
@@ -68,13 +71,21 @@ ANDWEORC_SIGNAL_SAFE uint64_t real_sleep(void* ctx, uint64_t ns);
 // Busy-waits on CLOCK_MONOTONIC (vDSO, no syscall). The waiting thread keeps
 // its CPU share, as the work it stands in for would have: when threads
 // outnumber cores, a sleeping thread hands its core to the others and the
-// delay costs the program less than intended.
+// delay costs the program less than intended. Spinning uses CPU time, so the
+// profiler signal is unblocked meanwhile (it is blocked when the delay is
+// paid inside the sample handler): its samples then arrive during the delay,
+// where the handler recognizes and drops them, instead of right after it,
+// where they would be counted as the program's (and as hits).
 ANDWEORC_SIGNAL_SAFE uint64_t real_spin(void* ctx, uint64_t ns);
 
 class DelayEngine {
  public:
-  explicit DelayEngine(Sleeper sleeper = Sleeper{real_sleep, nullptr},
-                       uint64_t (*clock)() = monotonic_ns)
+  // constexpr, so that the runtime's engine is constant-initialized
+  // (`constinit` in runtime.cc): a dynamic initializer would run after the
+  // runtime's constructor and undo the sleeper it chose (--delay-mode spin
+  // was silently ignored that way, issue 12 item 4).
+  constexpr explicit DelayEngine(Sleeper sleeper = Sleeper{real_sleep, nullptr},
+                                 uint64_t (*clock)() = monotonic_ns)
       : sleeper_(sleeper), clock_(clock) {}
 
   // Chosen once at start-up, before any thread uses the engine.

@@ -3,14 +3,18 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "runtime/raw_format.h"
 #include "runtime/sample_hook.h"
+#include "runtime/timer_sampler.h"
 
 namespace andweorc::runtime {
 namespace {
@@ -22,6 +26,32 @@ constexpr size_t kDataPages = 4;
 
 long perf_event_open(perf_event_attr* attr, int tid) {
   return syscall(SYS_perf_event_open, attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+// Switch-heavy threads leave perf for the timer (perf_watch_switches):
+// more than this many voluntary context switches per millisecond of CPU,
+// over kSamplesPerCheck samples. At ~2-3 us per switch for the event's
+// hrtimer in this VM (docs/design.md, cost model), 8 switches/ms cost 2%.
+constexpr uint64_t kSwitchesPerMs = 8;
+constexpr uint64_t kCheckWindowNs = 4000000;  // at least 4 ms of CPU
+// ANDWEORC_SAMPLER_SWITCH=0 keeps every thread on perf (set once, before
+// any thread samples).
+bool g_switch_watch = true;
+// The sampling period and signal of every thread (the same for all; set by
+// perf_start before the thread's event is enabled).
+uint64_t g_period_ns = 1000000;
+int g_signal = SIGPROF;
+
+// The calling thread's voluntary context switches and CPU time (user +
+// system). Involuntary switches are left out: they measure the machine's
+// load, not the program.
+ANDWEORC_SIGNAL_SAFE bool thread_usage(uint64_t* switches, uint64_t* cpu_ns) {
+  rusage ru;
+  if (raw_syscall(SYS_getrusage, RUSAGE_THREAD, long(&ru)) != 0) return false;
+  *switches = uint64_t(ru.ru_nvcsw);
+  *cpu_ns = uint64_t(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
+            uint64_t(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
+  return true;
 }
 
 }  // namespace
@@ -71,6 +101,17 @@ bool perf_start(ThreadState* s, uint64_t period_ns, int signal_number,
     close(int(fd));
     return false;
   }
+  static bool read_env = false;
+  if (!read_env) {
+    const char* v = getenv("ANDWEORC_SAMPLER_SWITCH");
+    g_switch_watch = v == nullptr || v[0] != '0';
+    read_env = true;
+  }
+  g_period_ns = period_ns;
+  g_signal = signal_number;
+  timer_note_stack(s);
+  if (!thread_usage(&s->switches_at_check, &s->cpu_at_check_ns))
+    s->switches_at_check = s->cpu_at_check_ns = 0;
   s->perf_fd = int(fd);
   s->perf_page = static_cast<perf_event_mmap_page*>(mem);
   s->perf_mmap_bytes = bytes;
@@ -93,9 +134,10 @@ void perf_disable(ThreadState* s) {
   if (fd >= 0) ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 }
 
-ANDWEORC_SIGNAL_SAFE void perf_drain(ThreadState* s) {
+ANDWEORC_SIGNAL_SAFE uint32_t perf_drain(ThreadState* s) {
   perf_event_mmap_page* meta = __atomic_load_n(&s->perf_page, __ATOMIC_ACQUIRE);
-  if (meta == nullptr) return;
+  if (meta == nullptr) return 0;
+  uint32_t samples = 0;
   const uint8_t* data =
       reinterpret_cast<const uint8_t*>(meta) + meta->data_offset;
   const uint64_t size = meta->data_size;
@@ -109,13 +151,18 @@ ANDWEORC_SIGNAL_SAFE void perf_drain(ThreadState* s) {
     for (size_t i = 0; i < sizeof h; ++i)
       reinterpret_cast<uint8_t*>(&h)[i] = data[(tail + i) % size];
     if (h.size == 0 || tail + h.size > head) break;
-    // Samples taken while this thread spins off a delay are the profiler's
-    // own time, not the program's: drop them.
-    bool keep = !s->delay.in_delay;
-    if (keep && h.type == PERF_RECORD_SAMPLE && h.size <= sizeof record) {
+    if (h.type == PERF_RECORD_SAMPLE && h.size <= sizeof record) {
+      ++samples;
       for (size_t i = 0; i < h.size; ++i) record[i] = data[(tail + i) % size];
       // Layout for IP|TID|TIME|CALLCHAIN: ip, pid+tid, time, nr, ips[nr].
       const uint64_t* w = reinterpret_cast<const uint64_t*>(record + sizeof h);
+      // Samples taken while this thread spins off a delay are the
+      // profiler's own time, not the program's: neither a sample nor a hit.
+      // Those taken before the delay began are the program's.
+      if (s->delay.in_delay && w[2] >= s->delay.delay_started_ns) {
+        tail += h.size;
+        continue;
+      }
       raw::SampleHeader sh{};
       sh.tid = uint32_t(w[1] >> 32);
       sh.time_ns = w[2];
@@ -149,6 +196,39 @@ ANDWEORC_SIGNAL_SAFE void perf_drain(ThreadState* s) {
     tail += h.size;
   }
   __atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
+  return samples;
+}
+
+ANDWEORC_SIGNAL_SAFE void perf_watch_switches(ThreadState* s) {
+  if (!g_switch_watch || s->has_timer) return;
+  uint64_t switches = 0, cpu_ns = 0;
+  if (!thread_usage(&switches, &cpu_ns)) return;
+  uint64_t cpu = cpu_ns - s->cpu_at_check_ns;
+  if (cpu < kCheckWindowNs) return;
+  uint64_t n = switches - s->switches_at_check;
+  s->switches_at_check = switches;
+  s->cpu_at_check_ns = cpu_ns;
+  if (n * 1000000 <= kSwitchesPerMs * cpu) return;
+  const uint64_t period_ns = g_period_ns;
+  // Stop the event first (no new perf signals), start the timer, then close
+  // the event: even disabled, it keeps a perf context on the thread that
+  // every context switch walks. The handler has just drained the ring.
+  int fd = __atomic_load_n(&s->perf_fd, __ATOMIC_ACQUIRE);
+  if (fd < 0) return;
+  raw_syscall(SYS_ioctl, fd, PERF_EVENT_IOC_DISABLE, 0);
+  if (!timer_start_from_handler(s, period_ns, g_signal)) {
+    // No timer: keep perf rather than lose the thread's samples.
+    raw_syscall(SYS_ioctl, fd, PERF_EVENT_IOC_ENABLE, 0);
+    return;
+  }
+  s->sampler = raw::kSamplerTimer;
+  // As perf_stop: whoever takes fd/page first releases them (perf_stop may
+  // be what this handler interrupted).
+  fd = __atomic_exchange_n(&s->perf_fd, -1, __ATOMIC_ACQ_REL);
+  void* page = __atomic_exchange_n(&s->perf_page, nullptr, __ATOMIC_ACQ_REL);
+  if (page != nullptr)
+    raw_syscall(SYS_munmap, long(page), long(s->perf_mmap_bytes));
+  if (fd >= 0) raw_syscall(SYS_close, fd);
 }
 
 }  // namespace andweorc::runtime

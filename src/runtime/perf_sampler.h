@@ -13,7 +13,8 @@
 
 namespace andweorc::runtime {
 
-// Opens, maps and enables the event for the calling thread. On failure
+// Opens, maps and enables the event for the calling thread (also notes its
+// stack bounds, in case it moves to the timer sampler). On failure
 // returns false with *error set to the errno of the failing step, and
 // *step naming it ("perf_event_open", "mmap", "fcntl").
 bool perf_start(ThreadState* s, uint64_t period_ns, int signal_number,
@@ -24,7 +25,22 @@ void perf_stop(ThreadState* s);
 // Stops sample generation without unmapping; any thread, any state.
 void perf_disable(ThreadState* s);
 // Moves every complete record out of the perf ring (owning thread only).
-ANDWEORC_SIGNAL_SAFE void perf_drain(ThreadState* s);
+// Returns the number of sample records it found.
+ANDWEORC_SIGNAL_SAFE uint32_t perf_drain(ThreadState* s);
+
+// A per-thread task-clock event costs at every context switch of its thread
+// (its hrtimer is cancelled and re-armed; in a VM each reprogramming of the
+// timer is an exit to the hypervisor): a thread that blocks and wakes many
+// times per millisecond of CPU pays more for its event than for its samples
+// (bench/overhead: an epoll server lost 40% with perf, ~0% with the timer).
+// Called by the handler at each perf signal: once the thread has used a few
+// milliseconds of CPU since the last check, compares its voluntary context
+// switches with that CPU time (getrusage, user + system: a thread that lives
+// in system calls gets few user-mode samples but pays at every switch), and
+// moves a switch-heavy thread to the CPU-time timer sampler (which costs
+// nothing at a switch: the kernel checks CPU timers at the tick). Once
+// moved, the thread stays on the timer. Owning thread's handler only.
+ANDWEORC_SIGNAL_SAFE void perf_watch_switches(ThreadState* s);
 
 }  // namespace andweorc::runtime
 

@@ -37,7 +37,7 @@ namespace andweorc::runtime {
 namespace {
 
 Config g_config;
-DelayEngine g_delay_engine;
+constinit DelayEngine g_delay_engine;
 uint32_t g_sampler = raw::kSamplerNone;
 bool g_active = false;
 bool g_shut_down = false;

@@ -34,14 +34,22 @@ struct AppView {
 };
 AppView g_view[NSIG];
 
-ANDWEORC_SIGNAL_SAFE void on_profiler_signal(int, siginfo_t*, void* context) {
+ANDWEORC_SIGNAL_SAFE void on_profiler_signal(int, siginfo_t* info,
+                                             void* context) {
   int saved_errno = errno;
   ThreadState* s = current_thread();
   if (s != nullptr && runtime_active()) {
-    if (s->perf_page != nullptr)
+    if (!s->has_timer) {
       perf_drain(s);
-    else
-      timer_sample(s, static_cast<const ucontext_t*>(context));
+      perf_watch_switches(s);
+    } else {
+      // A thread that left perf (perf_watch_switches) may still receive a
+      // signal its event queued before it was disabled: drain, and take a
+      // timer sample only for the timer's own signals.
+      if (s->perf_page != nullptr) perf_drain(s);
+      if (info == nullptr || info->si_code == SI_TIMER)
+        timer_sample(s, static_cast<const ucontext_t*>(context));
+    }
     after_samples(s);  // may sleep: this is where other threads are delayed
   }
   errno = saved_errno;

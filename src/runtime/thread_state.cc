@@ -3,7 +3,6 @@
 
 #include <pthread.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 
 #include "runtime/progress_points.h"
 #include "runtime/raw_format.h"
@@ -86,9 +85,9 @@ ThreadState* register_current_thread() {
 
   pthread_once(&g_key_once, make_key);
   pthread_setspecific(g_exit_key, s);
-  // Precise sleeps for the delay engine need timer slack of 1 ns (the
-  // default 50 us would swamp delays of a few hundred microseconds).
-  prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  // The thread's timer slack stays the program's: the delay engine lowers
+  // it only around its own sleeps (delay_engine.cc, real_sleep).
+  s->stack_lo = s->stack_hi = 0;  // the slot's previous thread's
   if (runtime_active()) {
     write_thread_event(s, raw::kThreadStart);
     start_thread_sampler(s);

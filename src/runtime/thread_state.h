@@ -31,6 +31,9 @@ struct ThreadState {
   int perf_fd = -1;
   perf_event_mmap_page* perf_page = nullptr;
   size_t perf_mmap_bytes = 0;
+  // perf -> timer switch (perf_sampler.h, perf_watch_switches)
+  uint64_t switches_at_check = 0;  // voluntary context switches then
+  uint64_t cpu_at_check_ns = 0;    // and the thread's CPU time
   // timer sampler
   timer_t timer{};
   bool has_timer = false;

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 #include "runtime/frame_walk.h"
@@ -12,9 +13,25 @@
 #include "runtime/sample_hook.h"
 
 namespace andweorc::runtime {
+namespace {
 
-bool timer_start(ThreadState* s, uint64_t period_ns, int signal_number,
-                 int* error) {
+// A 4-argument system call (the 4th goes in r10; raw_syscall has 3):
+// timer_settime's old-value pointer must be null, not whatever r10 holds.
+ANDWEORC_SIGNAL_SAFE inline long raw_syscall4(long n, long a, long b, long c,
+                                              long d) {
+  register long r10 asm("r10") = d;
+  long ret;
+  asm volatile("syscall"
+               : "=a"(ret)
+               : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10)
+               : "rcx", "r11", "memory");
+  return ret;
+}
+
+}  // namespace
+
+void timer_note_stack(ThreadState* s) {
+  if (s->stack_hi != 0) return;
   // Stack bounds for the frame-pointer walk. pthread_getattr_np may allocate
   // (it reads /proc/self/maps for the main thread): fine here, never in the
   // handler.
@@ -28,6 +45,38 @@ bool timer_start(ThreadState* s, uint64_t period_ns, int signal_number,
     }
     pthread_attr_destroy(&attr);
   }
+}
+
+ANDWEORC_SIGNAL_SAFE bool timer_start_from_handler(ThreadState* s,
+                                                   uint64_t period_ns,
+                                                   int signal_number) {
+  sigevent ev;
+  memset(&ev, 0, sizeof ev);
+  ev.sigev_notify = SIGEV_THREAD_ID;
+  ev.sigev_signo = signal_number;
+  ev._sigev_un._tid = s->tid;
+  int kernel_id = -1;
+  if (raw_syscall(SYS_timer_create, CLOCK_THREAD_CPUTIME_ID, long(&ev),
+                  long(&kernel_id)) != 0)
+    return false;
+  itimerspec spec;
+  spec.it_interval.tv_sec = time_t(period_ns / 1000000000u);
+  spec.it_interval.tv_nsec = long(period_ns % 1000000000u);
+  spec.it_value = spec.it_interval;
+  if (raw_syscall4(SYS_timer_settime, kernel_id, 0, long(&spec), 0) != 0) {
+    raw_syscall(SYS_timer_delete, kernel_id);
+    return false;
+  }
+  // glibc (>= 2.34) represents a SIGEV_THREAD_ID timer by its kernel id, so
+  // timer_getoverrun/timer_delete work on it as on one made by timer_create.
+  s->timer = reinterpret_cast<timer_t>(intptr_t(kernel_id));
+  __atomic_store_n(&s->has_timer, true, __ATOMIC_RELEASE);
+  return true;
+}
+
+bool timer_start(ThreadState* s, uint64_t period_ns, int signal_number,
+                 int* error) {
+  timer_note_stack(s);
   sigevent ev;
   memset(&ev, 0, sizeof ev);
   ev.sigev_notify = SIGEV_THREAD_ID;

@@ -22,6 +22,14 @@ void timer_stop(ThreadState* s);
 // Disarms without deleting; any thread.
 void timer_disable(ThreadState* s);
 ANDWEORC_SIGNAL_SAFE void timer_sample(ThreadState* s, const ucontext_t* uc);
+// timer_start from the owning thread's signal handler (raw system calls; the
+// stack bounds must already be known). Used to leave perf for the timer.
+ANDWEORC_SIGNAL_SAFE bool timer_start_from_handler(ThreadState* s,
+                                                   uint64_t period_ns,
+                                                   int signal_number);
+// Records the calling thread's stack bounds for the frame-pointer walk. May
+// allocate (main thread: reads /proc/self/maps): never from a handler.
+void timer_note_stack(ThreadState* s);
 
 }  // namespace andweorc::runtime
 
