@@ -4,6 +4,7 @@
 #include "compare/diff_format.h"
 #include "compare/diff_writers.h"
 #include "compare/line_label.h"
+#include "report/display.h"
 
 namespace andweorc::compare {
 namespace {
@@ -53,10 +54,13 @@ std::string code(const std::string& s) {
   return "`" + out + "`";
 }
 
-// A function name short enough for a table cell (line_label.h).
+// A function name for a table cell: whole when it fits 60 columns, else
+// collapsed and cut in the middle (line_label.h); the line number has its
+// own column.
 std::string function_cell(const std::string& function) {
-  return function.empty() ? ""
-                          : code(elide_middle(short_function(function), 60));
+  if (function.empty()) return "";
+  if (report::display_width(function) <= 60) return code(function);
+  return code(elide_middle(short_function(function), 60));
 }
 
 // "a -> b" reads better as "a → b" in a rendered comment.

@@ -69,7 +69,10 @@ bool sampled(const std::vector<LineKey>& keys, const LineImpact& i,
 // One side's slope against 0, for a line the other side never ran;
 // `sign` -1 when the line is BASE's (delta = 0 - slope).
 std::optional<ImpactDelta> versus_zero(const LineImpact& i, double sign) {
-  if (!i.fitted || i.dof < 1 || !(i.slope_se > 0) ||
+  // Only fits the analysis itself trusts (enough sped-up experiments).
+  bool trusted = i.verdict == experiments::Verdict::kSignificant ||
+                 i.verdict == experiments::Verdict::kNotSignificant;
+  if (!trusted || !i.fitted || i.dof < 1 || !(i.slope_se > 0) ||
       !std::isfinite(i.slope_se)) {
     return std::nullopt;
   }

@@ -11,7 +11,8 @@
 //    p from Student's t(df). Only for lines fitted on both sides with
 //    dof >= 1 and se > 0. A line analysed on one side only is tested
 //    against 0 (its own slope test) when the other side has no sample of
-//    it at all (the code is new, or gone); when the other side sampled it
+//    it at all (the code is new, or gone) and the analysis trusts its fit
+//    (verdict significant or not significant); when the other side sampled it
 //    but ran no experiment on it, nothing is known about a change: no test.
 //  - Multiple comparisons: the p values of every test of the diff (all
 //    lines of all points, and every point's speed test) get Benjamini-

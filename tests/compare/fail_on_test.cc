@@ -56,8 +56,12 @@ TEST(FailOn, Evaluates) {
             std::string::npos)
       << f[0].reason;
   // The evidence: both impacts with intervals, the change, p and q.
-  EXPECT_NE(f[0].reason.find("impact 0.0"), std::string::npos) << f[0].reason;
-  EXPECT_NE(f[0].reason.find("change +0.5"), std::string::npos) << f[0].reason;
+  EXPECT_NE(f[0].reason.find("impact -0.034 [-0.083, 0.014] -> 0.589 ["),
+            std::string::npos)
+      << f[0].reason;
+  EXPECT_NE(f[0].reason.find("change +0.623 +/- 0.023 (se), p = "),
+            std::string::npos)
+      << f[0].reason;
   EXPECT_NE(f[0].reason.find(", q = "), std::string::npos) << f[0].reason;
   EXPECT_EQ(evaluate("impact-increase=0.3").size(), 1u);  // lookup +~0.6
   EXPECT_EQ(evaluate("impact-increase=5").size(), 0u);
