@@ -165,6 +165,7 @@ CommandRunner add_diff_command(CLI::App& app) {
       // One rule list per occurrence, so `--fail-on X BASE NEW` still
       // reads BASE and NEW as the profiles.
       ->expected(1)
+      ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--base-source-map", o->base_source_map,
                   "FROM=TO: read BASE's source files with prefix FROM at TO "

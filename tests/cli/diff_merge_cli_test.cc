@@ -84,6 +84,7 @@ TEST_F(CliTest, DiffExitStatusFollowsFailOn) {
 TEST_F(CliTest, DiffSeveralRunsPerSide) {
   Profile other = andweorc::compare::testing::base_profile();
   for (auto& e : other.experiments) e.duration_s *= 1.01;  // another run
+  other.samples = 1020;  // with a little more CPU time
   write("base2.json", other);
   std::string base = path("base.json") + " " + path("base2.json");
   std::string next = path("new.json") + " " + path("new.json");
