@@ -17,6 +17,9 @@ using CommandRunner = std::function<int()>;
 CommandRunner add_run_command(CLI::App& app,
                               const std::vector<std::string>& command);
 CommandRunner add_report_command(CLI::App& app);
+// `diff A1 A2 -- B1 B2`: main.cc hands the `--` between the two sides of a
+// diff to CLI11 as this token, so options may come anywhere.
+inline constexpr const char* kDiffSeparator = "\x1f--";
 CommandRunner add_diff_command(CLI::App& app);
 CommandRunner add_merge_command(CLI::App& app);
 

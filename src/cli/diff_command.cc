@@ -1,5 +1,10 @@
-// diff_command.cc: `andweorc diff BASE NEW` compares two profiles.
+// diff_command.cc: `andweorc diff BASE NEW` compares two profiles;
+// `andweorc diff A1 A2 ... -- B1 B2 ...` compares two sets of runs.
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "cli/commands.h"
@@ -8,19 +13,65 @@
 #include "compare/fail_on.h"
 #include "compare/profile_diff.h"
 #include "profile/atomic_file.h"
+#include "profile/merge.h"
 #include "profile/profile_loader.h"
 
 namespace andweorc::cli {
 namespace {
 
 struct DiffOptions {
-  std::string base, next;
+  // BASE NEW, or BASE's runs, kDiffSeparator (the `--`), NEW's runs.
+  std::vector<std::string> profiles;
   std::string format = "text";
   std::string output;
   std::vector<std::string> fail_on;
   std::string base_source_map, new_source_map;
   size_t top = 10;
 };
+
+// One side's runs, loaded, and their merge (the run itself when alone).
+struct Side {
+  std::vector<profile::Profile> runs;
+  std::optional<profile::Profile> merged;
+  std::vector<const profile::Profile*> pointers() const {
+    std::vector<const profile::Profile*> out;
+    for (const profile::Profile& p : runs) out.push_back(&p);
+    return out;
+  }
+  const profile::Profile& combined() const {
+    return merged ? *merged : runs.front();
+  }
+};
+
+bool load_side(const std::vector<std::string>& files, Side* side) {
+  for (const std::string& f : files) {
+    profile::ReadResult r = profile::load_profile(f);
+    if (!r.ok()) {
+      std::cerr << "andweorc: " << r.error << "\n";
+      return false;
+    }
+    side->runs.push_back(std::move(*r.profile));
+  }
+  if (side->runs.size() > 1) {
+    std::vector<profile::MergeInput> inputs;
+    for (size_t i = 0; i < files.size(); ++i) {
+      inputs.push_back({files[i], &side->runs[i]});
+    }
+    profile::MergeResult m = profile::merge_profiles(inputs);
+    if (!m.ok()) {
+      std::cerr << "andweorc: " << m.error << "\n";
+      return false;
+    }
+    side->merged = std::move(*m.profile);
+  }
+  return true;
+}
+
+std::string joined(const std::vector<std::string>& files) {
+  std::string s;
+  for (const std::string& f : files) s += (s.empty() ? "" : " + ") + f;
+  return s;
+}
 
 int run_diff(const DiffOptions& o) {
   std::string error;
@@ -29,14 +80,30 @@ int run_diff(const DiffOptions& o) {
     std::cerr << "andweorc: " << error << "\n";
     return kExitUsage;
   }
-  profile::ReadResult base = profile::load_profile(o.base);
-  if (!base.ok()) {
-    std::cerr << "andweorc: " << base.error << "\n";
-    return kExitUsage;
+  std::vector<std::string> base_files, new_files;
+  auto sep = std::find(o.profiles.begin(), o.profiles.end(),
+                       std::string(kDiffSeparator));
+  if (sep == o.profiles.end()) {
+    if (o.profiles.size() != 2) {
+      std::cerr << "andweorc: diff needs BASE and NEW, or several runs per "
+                   "side: diff A1 A2 ... -- B1 B2 ...\n";
+      return kExitUsage;
+    }
+    base_files = {o.profiles[0]};
+    new_files = {o.profiles[1]};
+  } else {
+    base_files.assign(o.profiles.begin(), sep);
+    new_files.assign(sep + 1, o.profiles.end());
+    if (base_files.empty() || new_files.empty() ||
+        std::find(sep + 1, o.profiles.end(), std::string(kDiffSeparator)) !=
+            o.profiles.end()) {
+      std::cerr << "andweorc: diff A1 A2 ... -- B1 B2 ...: one '--' with at "
+                   "least one profile on each side\n";
+      return kExitUsage;
+    }
   }
-  profile::ReadResult next = profile::load_profile(o.next);
-  if (!next.ok()) {
-    std::cerr << "andweorc: " << next.error << "\n";
+  Side base, next;
+  if (!load_side(base_files, &base) || !load_side(new_files, &next)) {
     return kExitUsage;
   }
   compare::SourceText base_source(o.base_source_map);
@@ -45,10 +112,13 @@ int run_diff(const DiffOptions& o) {
   options.base_source = &base_source;
   options.new_source = &new_source;
   compare::ProfileDiff diff =
-      compare::diff_profiles(*base.profile, *next.profile, options);
+      compare::diff_runs(base.combined(), base.pointers(), next.combined(),
+                         next.pointers(), options);
   compare::DiffReport report;
-  report.base_name = o.base;
-  report.new_name = o.next;
+  report.base_name = joined(base_files);
+  report.new_name = joined(new_files);
+  report.base_files = base_files;
+  report.new_files = new_files;
   report.diff = &diff;
   report.rules = *rules;
   report.findings = compare::evaluate_fail_rules(diff, *rules);
@@ -75,10 +145,12 @@ int run_diff(const DiffOptions& o) {
 CommandRunner add_diff_command(CLI::App& app) {
   auto o = std::make_shared<DiffOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "diff", "Compare two profiles: impact changes, new and gone bottlenecks");
-  cmd->add_option("BASE", o->base, "The reference profile (e.g. of main)")
-      ->required();
-  cmd->add_option("NEW", o->next, "The profile to compare (e.g. of a PR)")
+      "diff",
+      "Compare two profiles (BASE NEW), or two sets of runs (A1 A2 ... -- B1 "
+      "B2 ...): impact changes, new and gone bottlenecks, slowdowns");
+  cmd->add_option("PROFILES", o->profiles,
+                  "BASE NEW; or BASE's runs, then '--' and NEW's runs "
+                  "(each side's runs are merged; their spread is noise)")
       ->required();
   cmd->add_option("-f,--format", o->format,
                   "text, json, or markdown (a pull-request comment)")
@@ -93,6 +165,7 @@ CommandRunner add_diff_command(CLI::App& app) {
       // One rule list per occurrence, so `--fail-on X BASE NEW` still
       // reads BASE and NEW as the profiles.
       ->expected(1)
+      ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--base-source-map", o->base_source_map,
                   "FROM=TO: read BASE's source files with prefix FROM at TO "

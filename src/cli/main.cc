@@ -16,8 +16,14 @@ int main(int argc, char** argv) {
   // never sees it, so the command's own options cannot be mistaken for ours.
   std::vector<std::string> command;
   int our_argc = argc;
+  // `diff A1 A2 -- B1 B2`: there `--` separates the sides (commands.h).
+  std::vector<char*> args(argv, argv + argc);
+  const bool diff_sides = argc > 1 && std::strcmp(argv[1], "diff") == 0;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--") == 0 || std::strcmp(argv[i], "---") == 0) {
+    if (diff_sides && std::strcmp(argv[i], "--") == 0) {
+      args[static_cast<size_t>(i)] = const_cast<char*>(kDiffSeparator);
+    } else if (!diff_sides && (std::strcmp(argv[i], "--") == 0 ||
+                               std::strcmp(argv[i], "---") == 0)) {
       command.assign(argv + i + 1, argv + argc);
       our_argc = i;
       break;
@@ -49,7 +55,7 @@ int main(int argc, char** argv) {
   CommandRunner merge = add_merge_command(app);
 
   try {
-    app.parse(our_argc, argv);
+    app.parse(our_argc, args.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {

@@ -18,7 +18,19 @@ std::string impact(const std::optional<experiments::LineImpact>& i) {
 
 std::string change(const std::optional<ImpactDelta>& d) {
   if (!d) return "";
-  return fmt::format("{:+.3f} (p = {:.2g})", d->delta, d->p);
+  return fmt::format("{:+.3f} (q = {:.2g}{})", d->delta, d->q,
+                     d->versus_zero ? ", vs 0" : "");
+}
+
+std::string speed_test(const PointChange& p) {
+  if (!p.speed_change) return "";
+  const SpeedChange& c = *p.speed_change;
+  std::string runs =
+      fmt::format("{} vs {} run{}", p.base_speed->runs, p.new_speed->runs,
+                  p.base_speed->runs + p.new_speed->runs > 2 ? "s" : "");
+  return fmt::format("{:+.1f}% time [{:+.1f}%, {:+.1f}%], q = {:.2g}{}; {}",
+                     c.slower_pct, c.low_pct, c.high_pct, c.q,
+                     c.significant ? " *" : "", runs);
 }
 
 std::string location(const std::string& file, int line) {
@@ -44,8 +56,19 @@ std::string point_speed(const PointChange& p) {
                         : fmt::format("{:.1f}% slower",
                                       100 * (p.new_baseline - p.base_baseline) /
                                           p.base_baseline);
-  return fmt::format("{} -> {}{} ({})", seconds(p.base_baseline),
-                     seconds(p.new_baseline), per, how);
+  std::string out = fmt::format("{} -> {}{} ({})", seconds(p.base_baseline),
+                                seconds(p.new_baseline), per, how);
+  if (p.speed_change) out += "; change " + speed_test(p);
+  if (p.cpu_change) {
+    const SpeedChange& c = *p.cpu_change;
+    out += fmt::format(
+        "; CPU time per visit {} -> {}: {:+.1f}% [{:+.1f}%, {:+.1f}%], q = "
+        "{:.2g}{}",
+        seconds(std::exp(p.base_cpu->log_mean)),
+        seconds(std::exp(p.new_cpu->log_mean)), c.slower_pct, c.low_pct,
+        c.high_pct, c.q, c.significant ? " *" : "");
+  }
+  return out;
 }
 
 std::string status_words(LineStatus s) {

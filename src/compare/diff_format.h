@@ -13,8 +13,13 @@ namespace andweorc::compare::format {
 // verdict in words when not fitted.
 std::string impact(const std::optional<experiments::LineImpact>& i);
 
-// "-0.830 (p = 0.0001)" or "" when not comparable.
+// "-0.830 (q = 0.0001)" (", vs 0" for a one-sided test) or "" when not
+// tested.
 std::string change(const std::optional<ImpactDelta>& d);
+
+// "+17.9% time [+12.0%, +24.1%], q = 0.0004 *; 1 vs 1 run" (* when
+// significant), or "" when the point's speed could not be tested.
+std::string speed_test(const PointChange& p);
 
 // "demo.c:42"; "?" for unknown files.
 std::string location(const std::string& file, int line);
@@ -22,7 +27,8 @@ std::string location(const std::string& file, int line);
 // Seconds as "1.23 ms" etc.
 std::string seconds(double s);
 
-// "2.000 ms -> 1.000 ms per visit (50.0% faster)", for a point.
+// "2.000 ms -> 1.000 ms per visit (50.0% faster); change -50.0% time
+// [...]", for a point.
 std::string point_speed(const PointChange& p);
 
 // "vanished bottleneck" etc.

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compare/diff_writers.h"
+#include "compare/line_label.h"
 #include "experiments/ranking.h"
 
 namespace andweorc::compare {
@@ -19,6 +20,8 @@ OJson impact(const std::optional<experiments::LineImpact>& i) {
   j["file"] = i->file;
   j["line"] = i->line;
   j["function"] = i->function;
+  // For display: never loses the line number (line_label.h).
+  j["label"] = line_label(i->file, i->line, i->function, 60);
   j["granularity"] = i->granularity;
   j["rank"] = i->rank;
   j["fitted"] = i->fitted;
@@ -55,9 +58,18 @@ void write_diff_json(const DiffReport& r, std::ostream& out) {
   OJson j;
   j["format"] = kDiffFormatTag;
   j["version"] = kDiffFormatVersion;
-  j["base"] = {{"file", r.base_name}, {"program", d.base_program}};
-  j["new"] = {{"file", r.new_name}, {"program", d.new_program}};
+  auto side = [](const std::string& name, const std::vector<std::string>& files,
+                 const std::string& program) {
+    OJson f = OJson::array();
+    for (const std::string& s : files) f.push_back(s);
+    if (files.empty()) f.push_back(name);
+    return OJson{{"file", name}, {"files", f}, {"program", program}};
+  };
+  j["base"] = side(r.base_name, r.base_files, d.base_program);
+  j["new"] = side(r.new_name, r.new_files, d.new_program);
   j["level"] = d.level;
+  j["correction"] = "benjamini-hochberg";
+  j["tests"] = d.tests;
   OJson points = OJson::array();
   for (const PointChange& p : d.points) {
     OJson pj;
@@ -84,6 +96,8 @@ void write_diff_json(const DiffReport& r, std::ostream& out) {
                         {"dof", number(c.change->dof)},
                         {"t", number(c.change->t)},
                         {"p", number(c.change->p)},
+                        {"q", number(c.change->q)},
+                        {"versus_zero", c.change->versus_zero},
                         {"significant", c.change->significant}};
       } else {
         lj["change"] = nullptr;
@@ -91,6 +105,37 @@ void write_diff_json(const DiffReport& r, std::ostream& out) {
       lines.push_back(std::move(lj));
     }
     pj["lines"] = std::move(lines);
+    auto test = [](const std::optional<SpeedChange>& c,
+                   const std::optional<SideSpeed>& b,
+                   const std::optional<SideSpeed>& n) -> OJson {
+      if (!c) return nullptr;
+      return {{"slower_pct", number(c->slower_pct)},
+              {"ci_low_pct", number(c->low_pct)},
+              {"ci_high_pct", number(c->high_pct)},
+              {"log_ratio", number(c->delta)},
+              {"se", number(c->se)},
+              {"dof", number(c->dof)},
+              {"p", number(c->p)},
+              {"q", number(c->q)},
+              {"significant", c->significant},
+              {"base_runs", b->runs},
+              {"new_runs", n->runs},
+              {"base_experiments", b->experiments},
+              {"new_experiments", n->experiments}};
+    };
+    pj["speed_change"] = test(p.speed_change, p.base_speed, p.new_speed);
+    pj["cpu_change"] = test(p.cpu_change, p.base_cpu, p.new_cpu);
+    OJson costs = OJson::array();
+    for (const CostChange& c : p.costs) {
+      costs.push_back({{"file", c.file},
+                       {"line", c.line},
+                       {"function", c.function},
+                       {"label", line_label(c.file, c.line, c.function, 60)},
+                       {"base", number(c.base_cost)},
+                       {"new", number(c.new_cost)},
+                       {"unit", c.in_seconds ? "s/visit" : "samples/visit"}});
+    }
+    pj["costs"] = std::move(costs);
     points.push_back(std::move(pj));
   }
   j["points"] = std::move(points);

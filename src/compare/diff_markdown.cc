@@ -3,6 +3,8 @@
 
 #include "compare/diff_format.h"
 #include "compare/diff_writers.h"
+#include "compare/line_label.h"
+#include "report/display.h"
 
 namespace andweorc::compare {
 namespace {
@@ -52,6 +54,15 @@ std::string code(const std::string& s) {
   return "`" + out + "`";
 }
 
+// A function name for a table cell: whole when it fits 60 columns, else
+// collapsed and cut in the middle (line_label.h); the line number has its
+// own column.
+std::string function_cell(const std::string& function) {
+  if (function.empty()) return "";
+  if (report::display_width(function) <= 60) return code(function);
+  return code(elide_middle(short_function(function), 60));
+}
+
 // "a -> b" reads better as "a → b" in a rendered comment.
 std::string arrows(std::string s) {
   for (size_t at = s.find("->"); at != std::string::npos;
@@ -84,10 +95,10 @@ void share_table(const std::vector<ShareChange>& rows, size_t top, bool lines,
     ++shown;
     if (lines) {
       out << "| " << code(format::location(s.file, s.line)) << " | "
-          << (s.function.empty() ? "" : code(s.function));
+          << function_cell(s.function);
     } else {
-      out << "| " << (s.function.empty() ? "?" : code(s.function)) << " | "
-          << code(file_basename(s.file));
+      out << "| " << (s.function.empty() ? "?" : function_cell(s.function))
+          << " | " << code(file_basename(s.file));
     }
     out << " | " << arrows(format::shares(s)) << " | "
         << format::share_change(s) << " |\n";
@@ -131,8 +142,8 @@ void write_diff_markdown(const DiffReport& r, std::ostream& out) {
       const auto& l = c.line();
       out << "| " << status_cell(c.status) << " | "
           << code(format::location(l.file, l.line)) << " | "
-          << (l.function.empty() ? "" : code(l.function)) << " | "
-          << format::impact(c.base) << " | " << format::impact(c.next) << " | "
+          << function_cell(l.function) << " | " << format::impact(c.base)
+          << " | " << format::impact(c.next) << " | "
           << format::change(c.change) << " |\n";
     }
     if (hidden) out << fmt::format("\n{} more lines not shown.\n", hidden);
@@ -146,8 +157,11 @@ void write_diff_markdown(const DiffReport& r, std::ostream& out) {
   out << fmt::format(
       "<sub>Impact: program speed-up per unit of line speed-up with its "
       "{:.0f}% interval; * = significant. A bottleneck has a significant "
-      "positive impact; changes are tested with Welch's t-test.</sub>\n",
-      100 * d.level);
+      "positive impact; changes are tested with Welch's t-test; q = "
+      "Benjamini-Hochberg over the {} tests of this diff ({} BASE, {} NEW "
+      "run{}).</sub>\n",
+      100 * d.level, d.tests, d.base_runs, d.new_runs,
+      d.new_runs > 1 ? "s" : "");
 }
 
 }  // namespace andweorc::compare

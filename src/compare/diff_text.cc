@@ -5,12 +5,12 @@
 
 #include "compare/diff_format.h"
 #include "compare/diff_writers.h"
+#include "compare/line_label.h"
 #include "report/display.h"
 
 namespace andweorc::compare {
 namespace {
 
-using report::fit_left;
 using report::pad_right;
 
 // A column `width` wide that always ends in a blank, so neighbours never
@@ -19,22 +19,11 @@ std::string col(const std::string& s, size_t width) {
   return pad_right(report::fit_right(s, width - 1), width - 1) + " ";
 }
 
-std::string short_function(const std::string& function) {
-  return report::collapse_params(report::collapse_templates(function));
-}
-
 // "demo.c:42 stage_a" for a line; "stage_a (demo.c)" for a function row
-// (line 0).
+// (line 0); the line number survives any shortening (line_label.h).
 std::string name_of(const std::string& file, int line,
                     const std::string& function) {
-  if (line == 0) {
-    if (function.empty()) return file_basename(file);
-    return fit_left(short_function(function) + " (" + file_basename(file) + ")",
-                    40);
-  }
-  std::string s = format::location(file, line);
-  if (!function.empty()) s += " " + short_function(function);
-  return fit_left(s, 40);
+  return line_label(file, line, function, 40);
 }
 
 void line_row(const LineChange& c, std::ostream& stream) {
@@ -92,8 +81,13 @@ void write_diff_text(const DiffReport& r, std::ostream& out) {
   out << fmt::format(
       "Impact: program speed-up per unit of line speed-up, {:.0f}% interval; "
       "* = significant.\nA bottleneck is a line with a significant positive "
-      "impact; changes use Welch's t-test.\n",
-      100 * d.level);
+      "impact; changes use Welch's t-test, q = Benjamini-Hochberg over the "
+      "{} tests of this diff.\n",
+      100 * d.level, d.tests);
+  if (d.base_runs > 1 || d.new_runs > 1) {
+    out << fmt::format("Runs: {} BASE, {} NEW (merged per side).\n",
+                       d.base_runs, d.new_runs);
+  }
   if (d.points.empty()) out << "\nNo experiments in either profile.\n";
   for (const PointChange& p : d.points) {
     out << fmt::format(

@@ -21,10 +21,11 @@ namespace andweorc::compare {
 
 // The value of the JSON document's "format" and its version.
 inline constexpr const char* kDiffFormatTag = "andweorc-diff";
-inline constexpr const char* kDiffFormatVersion = "1.0";
+inline constexpr const char* kDiffFormatVersion = "1.1";
 
 struct DiffReport {
-  std::string base_name, new_name;  // usually the paths
+  std::string base_name, new_name;  // usually the paths ("a + b" for runs)
+  std::vector<std::string> base_files, new_files;  // every run's path
   const ProfileDiff* diff = nullptr;
   std::vector<FailRule> rules;
   std::vector<Finding> findings;

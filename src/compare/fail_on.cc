@@ -6,14 +6,55 @@
 #include <charconv>
 #include <cmath>
 
+#include "compare/diff_format.h"
+#include "compare/line_label.h"
+
 namespace andweorc::compare {
 namespace {
 
+// "demo.c:42 stage_a": the line number is never shortened away.
 std::string where(const std::string& file, int line,
                   const std::string& function) {
-  std::string s = fmt::format("{}:{}", file_basename(file), line);
-  if (!function.empty()) s += fmt::format(" ({})", function);
-  return s;
+  return line_label(file, line, function, 72);
+}
+
+// "0.012 [-0.10, 0.12]", or "-" for a side without the line.
+std::string impact(const std::optional<experiments::LineImpact>& i) {
+  if (!i) return "absent";
+  if (!i->fitted) return "not fitted";
+  return fmt::format("{:.3f} [{:.3f}, {:.3f}]", i->slope, i->ci_low,
+                     i->ci_high);
+}
+
+// The evidence of an impact change: both impacts and the test.
+std::string evidence(const LineChange& c) {
+  const ImpactDelta& d = *c.change;
+  return fmt::format(
+      "impact {} -> {}, change {:+.3f} +/- {:.3f} (se), "
+      "p = {:.2g}, q = {:.2g}{}",
+      impact(c.base), impact(c.next), d.delta, d.se, d.p, d.q,
+      d.versus_zero ? " (tested against 0: the line never ran "
+                      "in the other profile)"
+                    : "");
+}
+
+// Where the time went: the lines whose CPU time per visit rose most.
+std::string causes(const PointChange& p) {
+  std::string out;
+  for (size_t i = 0; i < p.costs.size() && i < 3; ++i) {
+    const CostChange& c = p.costs[i];
+    auto amount = [&](double v) {
+      return c.in_seconds ? format::seconds(v) : fmt::format("{:.3g}", v);
+    };
+    std::string rel =
+        c.base_cost > 0
+            ? fmt::format(", {:+.0f}%", 100 * c.change() / c.base_cost)
+            : "";
+    out += fmt::format("{}{} +{} per visit ({} -> {}{})", i ? "; " : "",
+                       where(c.file, c.line, c.function), amount(c.change()),
+                       amount(c.base_cost), amount(c.new_cost), rel);
+  }
+  return out;
 }
 
 std::optional<FailRule> parse_one(const std::string& spec, std::string* error) {
@@ -35,10 +76,13 @@ std::optional<FailRule> parse_one(const std::string& spec, std::string* error) {
     r.kind = FailRule::Kind::kShareIncrease;
   } else if (name == "slowdown") {
     r.kind = FailRule::Kind::kSlowdown;
+  } else if (name == "cpu-slowdown") {
+    r.kind = FailRule::Kind::kCpuSlowdown;
   } else {
     *error = fmt::format(
         "unknown --fail-on rule '{}' (expected new-bottleneck, "
-        "impact-increase=X, share-increase=PP or slowdown=PCT)",
+        "impact-increase=X, share-increase=PP, slowdown=PCT or "
+        "cpu-slowdown=PCT)",
         spec);
     return std::nullopt;
   }
@@ -94,10 +138,10 @@ std::vector<Finding> evaluate_fail_rules(const ProfileDiff& diff,
             if (c.status != LineStatus::kNewBottleneck) continue;
             const auto& l = c.line();
             out.push_back(
-                {r.text, fmt::format("{} is a new bottleneck for '{}' "
-                                     "(impact {:.3f})",
+                {r.text, fmt::format("{} is a new bottleneck for "
+                                     "'{}': {}",
                                      where(l.file, l.line, l.function), p.name,
-                                     c.next->slope)});
+                                     evidence(c))});
           }
         }
         break;
@@ -109,11 +153,10 @@ std::vector<Finding> evaluate_fail_rules(const ProfileDiff& diff,
               continue;
             const auto& l = c.line();
             out.push_back(
-                {r.text, fmt::format("the impact of {} on '{}' rose by {:.3f} "
-                                     "({:.3f} -> {:.3f}, p = {:.3g})",
+                {r.text, fmt::format("the impact of {} on '{}' rose by {:.3f}: "
+                                     "{}",
                                      where(l.file, l.line, l.function), p.name,
-                                     c.change->delta, c.base->slope,
-                                     c.next->slope, c.change->p)});
+                                     c.change->delta, evidence(c))});
           }
         }
         break;
@@ -129,13 +172,43 @@ std::vector<Finding> evaluate_fail_rules(const ProfileDiff& diff,
         break;
       case FailRule::Kind::kSlowdown:
         for (const PointChange& p : diff.points) {
-          if (!p.speedup) continue;
-          // speedup = (base - new) / base; slower means new > base.
-          double slower =
-              100 * (p.new_baseline - p.base_baseline) / p.base_baseline;
-          if (slower < r.threshold || slower <= 0) continue;
+          // Slower beyond noise (q) and by at least PCT by the estimate.
+          if (!p.speed_change || !p.speed_change->significant) continue;
+          const SpeedChange& c = *p.speed_change;
+          if (c.slower_pct < r.threshold || c.slower_pct <= 0) continue;
+          std::string why = causes(p);
           out.push_back(
-              {r.text, fmt::format("'{}' got {:.1f}% slower", p.name, slower)});
+              {r.text,
+               fmt::format("'{}' got {:.1f}% slower ({} -> {} {}), interval "
+                           "[{:.1f}%, {:.1f}%], p = {:.2g}, q = {:.2g} ({} vs "
+                           "{} runs){}{}",
+                           p.name, c.slower_pct,
+                           format::seconds(p.base_baseline),
+                           format::seconds(p.new_baseline),
+                           p.kind == profile::PointKind::kLatency ? "latency"
+                                                                  : "per visit",
+                           c.low_pct, c.high_pct, c.p, c.q, p.base_speed->runs,
+                           p.new_speed->runs,
+                           why.empty() ? "" : "; time went to: ", why)});
+        }
+        break;
+      case FailRule::Kind::kCpuSlowdown:
+        for (const PointChange& p : diff.points) {
+          if (!p.cpu_change || !p.cpu_change->significant) continue;
+          const SpeedChange& c = *p.cpu_change;
+          if (c.slower_pct < r.threshold || c.slower_pct <= 0) continue;
+          std::string why = causes(p);
+          out.push_back(
+              {r.text,
+               fmt::format("'{}' takes {:.1f}% more CPU time per visit ({} -> "
+                           "{}), interval [{:.1f}%, {:.1f}%], p = {:.2g}, q = "
+                           "{:.2g} ({} vs {} runs){}{}",
+                           p.name, c.slower_pct,
+                           format::seconds(std::exp(p.base_cpu->log_mean)),
+                           format::seconds(std::exp(p.new_cpu->log_mean)),
+                           c.low_pct, c.high_pct, c.p, c.q, p.base_cpu->runs,
+                           p.new_cpu->runs,
+                           why.empty() ? "" : "; time went to: ", why)});
         }
         break;
     }

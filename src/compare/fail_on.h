@@ -1,15 +1,20 @@
 // fail_on.h: `andweorc diff --fail-on` rules, so CI can gate on a diff.
 //
 // Syntax: a comma-separated list (the option may also be repeated) of
-//   new-bottleneck          a line is a significant bottleneck in NEW but
-//                           was not in BASE
-//   impact-increase=X       a matched line's impact rose significantly by
-//                           at least X (impact units, e.g. 0.1)
+//   new-bottleneck          a line's status is kNewBottleneck: its impact
+//                           rose significantly (q value, profile_diff.h)
+//                           and it is a bottleneck in NEW, not in BASE
+//   impact-increase=X       a line's impact rose significantly (q) by at
+//                           least X (impact units, e.g. 0.1)
 //   share-increase=PP       a line's share of samples rose by at least PP
-//                           percentage points (e.g. 5)
-//   slowdown=PCT            a progress point's baseline (time per visit, or
-//                           latency) got at least PCT percent slower
-// Numbers are finite and >= 0. Anything else is a usage error.
+//                           percentage points (e.g. 5); descriptive, no test
+//   slowdown=PCT            a progress point got slower significantly (q of
+//                           its speed test, point_speed.h) and by at least
+//                           PCT percent by the estimate
+//   cpu-slowdown=PCT        the same for CPU time per visit (needs 2+ runs
+//                           per side: its noise is seen between runs only)
+// Numbers are finite and >= 0. Anything else is a usage error. Each finding
+// carries its evidence: effect, interval or standard error, p and q.
 #ifndef ANDWEORC_COMPARE_FAIL_ON_H_
 #define ANDWEORC_COMPARE_FAIL_ON_H_
 
@@ -26,7 +31,8 @@ struct FailRule {
     kNewBottleneck,
     kImpactIncrease,
     kShareIncrease,
-    kSlowdown
+    kSlowdown,
+    kCpuSlowdown
   };
   Kind kind = Kind::kNewBottleneck;
   double threshold = 0;

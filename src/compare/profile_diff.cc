@@ -6,6 +6,7 @@
 #include <map>
 #include <tuple>
 
+#include "compare/multiple_testing.h"
 #include "experiments/statistics.h"
 #include "profile/attribution.h"
 #include "profile/merge.h"
@@ -28,18 +29,62 @@ LineKey key_of(const profile::LineCount& l, SourceText* source) {
   return k;
 }
 
-LineStatus status_of(const LineChange& c) {
-  bool was = c.base && is_bottleneck(*c.base);
-  bool is = c.next && is_bottleneck(*c.next);
-  if (is && !was) return LineStatus::kNewBottleneck;
-  if (was && !is) return LineStatus::kVanishedBottleneck;
-  if (!c.base) return LineStatus::kOnlyNew;
-  if (!c.next) return LineStatus::kOnlyBase;
-  if (c.change && c.change->significant) {
-    return c.change->delta > 0 ? LineStatus::kIncreased
-                               : LineStatus::kDecreased;
+}  // namespace
+
+LineStatus line_status(const LineChange& c) {
+  bool sig = c.change && c.change->significant;
+  bool up = sig && c.change->delta > 0, down = sig && c.change->delta < 0;
+  if (!c.base || !c.next) {
+    if (up && c.next && is_bottleneck(*c.next)) {
+      return LineStatus::kNewBottleneck;
+    }
+    if (down && c.base && is_bottleneck(*c.base)) {
+      return LineStatus::kVanishedBottleneck;
+    }
+    return c.base ? LineStatus::kOnlyBase : LineStatus::kOnlyNew;
   }
-  return LineStatus::kUnchanged;
+  if (!sig) return LineStatus::kUnchanged;
+  bool was = is_bottleneck(*c.base), is = is_bottleneck(*c.next);
+  if (up && is && !was) return LineStatus::kNewBottleneck;
+  if (down && was && !is) return LineStatus::kVanishedBottleneck;
+  return up ? LineStatus::kIncreased : LineStatus::kDecreased;
+}
+
+namespace {
+
+// True when the other side's samples (`keys`, its attribution's lines)
+// include the line `i` names: it ran there, even if no experiment chose it.
+bool sampled(const std::vector<LineKey>& keys, const LineImpact& i,
+             SourceText* source) {
+  if (i.granularity != "line") {
+    for (const LineKey& k : keys) {
+      if (k.function == i.function) return true;
+    }
+    return false;
+  }
+  Matching m = match_lines(keys, {key_of(i, source)});
+  return m.base_of_new[0] >= 0;
+}
+
+// One side's slope against 0, for a line the other side never ran;
+// `sign` -1 when the line is BASE's (delta = 0 - slope).
+std::optional<ImpactDelta> versus_zero(const LineImpact& i, double sign) {
+  // Only fits the analysis itself trusts (enough sped-up experiments).
+  bool trusted = i.verdict == experiments::Verdict::kSignificant ||
+                 i.verdict == experiments::Verdict::kNotSignificant;
+  if (!trusted || !i.fitted || i.dof < 1 || !(i.slope_se > 0) ||
+      !std::isfinite(i.slope_se)) {
+    return std::nullopt;
+  }
+  ImpactDelta d;
+  d.delta = sign * i.slope;
+  d.se = i.slope_se;
+  d.dof = i.dof;
+  d.t = d.delta / d.se;
+  d.p = std::clamp(2 * (1 - experiments::student_t_cdf(std::fabs(d.t), d.dof)),
+                   0.0, 1.0);
+  d.versus_zero = true;
+  return d;
 }
 
 int status_order(LineStatus s) {
@@ -73,8 +118,11 @@ bool change_before(const LineChange& a, const LineChange& b) {
                          b.line().line);
 }
 
+// Lines matched and tested; statuses are set later, once q is known.
 std::vector<LineChange> diff_lines(const std::vector<LineImpact>& base,
                                    const std::vector<LineImpact>& next,
+                                   const std::vector<LineKey>& base_sampled,
+                                   const std::vector<LineKey>& new_sampled,
                                    const DiffOptions& o, double level) {
   std::vector<LineKey> bk, nk;
   for (const LineImpact& i : base) bk.push_back(key_of(i, o.base_source));
@@ -90,18 +138,100 @@ std::vector<LineChange> diff_lines(const std::vector<LineImpact>& base,
       c.base = base[static_cast<size_t>(b)];
       c.match = m.kind_of_new[i];
       c.change = compare_impacts(*c.base, *c.next, level);
+    } else if (!sampled(base_sampled, next[i], o.base_source)) {
+      c.change = versus_zero(next[i], 1);
     }
-    c.status = status_of(c);
     out.push_back(std::move(c));
   }
   for (size_t j = 0; j < base.size(); ++j) {
     if (base_matched[j]) continue;
     LineChange c;
     c.base = base[j];
-    c.status = status_of(c);
+    if (!sampled(new_sampled, base[j], o.new_source)) {
+      c.change = versus_zero(base[j], -1);
+    }
     out.push_back(std::move(c));
   }
-  std::stable_sort(out.begin(), out.end(), change_before);
+  return out;
+}
+
+std::vector<LineKey> sampled_keys(const profile::Attribution& a,
+                                  SourceText* source) {
+  std::vector<LineKey> keys;
+  for (const auto& l : a.lines) keys.push_back(key_of(l, source));
+  return keys;
+}
+
+// Sets every test's q value and significance, then the line statuses and
+// order (profile_diff.h).
+void correct_for_multiplicity(ProfileDiff& d) {
+  std::vector<double> p;
+  for (const PointChange& pc : d.points) {
+    for (const LineChange& c : pc.lines) {
+      if (c.change) p.push_back(c.change->p);
+    }
+    if (pc.speed_change) p.push_back(pc.speed_change->p);
+    if (pc.cpu_change) p.push_back(pc.cpu_change->p);
+  }
+  std::vector<double> q = bh_qvalues(p);
+  d.tests = static_cast<int>(p.size());
+  size_t k = 0;
+  double alpha = 1 - d.level;
+  for (PointChange& pc : d.points) {
+    for (LineChange& c : pc.lines) {
+      if (c.change) {
+        c.change->q = q[k++];
+        c.change->significant = c.change->q < alpha;
+      }
+      c.status = line_status(c);
+    }
+    for (auto* c : {&pc.speed_change, &pc.cpu_change}) {
+      if (!*c) continue;
+      (*c)->q = q[k++];
+      (*c)->significant = (*c)->q < alpha;
+    }
+    std::stable_sort(pc.lines.begin(), pc.lines.end(), change_before);
+  }
+}
+
+// Visits of the point over the whole profile (ends for latency points).
+double total_visits(const profile::Profile& p, const PointChange& pc) {
+  double v = 0;
+  for (const profile::ProgressPoint& pp : p.points) {
+    if (pp.name != pc.name || pp.kind != pc.kind) continue;
+    v += static_cast<double>(pc.kind == PointKind::kLatency ? pp.ends
+                                                            : pp.visits);
+  }
+  return v;
+}
+
+// The lines whose CPU time per visit rose most (profile_diff.h).
+std::vector<CostChange> cost_changes(const std::vector<ShareChange>& lines,
+                                     const profile::Profile& base,
+                                     const profile::Attribution& ba,
+                                     const profile::Profile& next,
+                                     const profile::Attribution& na,
+                                     const PointChange& pc) {
+  double bv = total_visits(base, pc), nv = total_visits(next, pc);
+  if (!(bv > 0) || !(nv > 0)) return {};
+  bool in_seconds =
+      base.run.sample_period_ns > 0 && next.run.sample_period_ns > 0;
+  double bunit =
+      in_seconds ? 1e-9 * static_cast<double>(base.run.sample_period_ns) : 1;
+  double nunit =
+      in_seconds ? 1e-9 * static_cast<double>(next.run.sample_period_ns) : 1;
+  std::vector<CostChange> out;
+  for (const ShareChange& s : lines) {
+    CostChange c{s.file, s.line, s.function, 0, 0, in_seconds};
+    c.base_cost = s.base_share * static_cast<double>(ba.total) * bunit / bv;
+    c.new_cost = s.new_share * static_cast<double>(na.total) * nunit / nv;
+    if (c.change() > 0) out.push_back(std::move(c));
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const CostChange& a, const CostChange& b) {
+                     return a.change() > b.change();
+                   });
+  if (out.size() > 5) out.resize(5);
   return out;
 }
 
@@ -216,12 +346,32 @@ std::optional<ImpactDelta> compare_impacts(const LineImpact& base,
 
 ProfileDiff diff_profiles(const profile::Profile& base,
                           const profile::Profile& next, const DiffOptions& o) {
+  return diff_runs(base, {}, next, {}, o);
+}
+
+ProfileDiff diff_runs(const profile::Profile& base,
+                      const std::vector<const profile::Profile*>& base_runs_in,
+                      const profile::Profile& next,
+                      const std::vector<const profile::Profile*>& new_runs_in,
+                      const DiffOptions& o) {
+  std::vector<const profile::Profile*> base_runs = base_runs_in;
+  std::vector<const profile::Profile*> new_runs = new_runs_in;
+  if (base_runs.empty()) base_runs = {&base};
+  if (new_runs.empty()) new_runs = {&next};
   ProfileDiff d;
   d.level = o.analysis.level;
   d.base_program = profile::program_name(base);
   d.new_program = profile::program_name(next);
+  d.base_runs = static_cast<int>(base_runs.size());
+  d.new_runs = static_cast<int>(new_runs.size());
   experiments::Analysis ba = experiments::analyze(base, o.analysis);
   experiments::Analysis na = experiments::analyze(next, o.analysis);
+  profile::Attribution bat = profile::attribute(base);
+  profile::Attribution nat = profile::attribute(next);
+  std::vector<LineKey> base_sampled = sampled_keys(bat, o.base_source);
+  std::vector<LineKey> new_sampled = sampled_keys(nat, o.new_source);
+  d.lines = diff_line_shares(bat, nat, o);
+  d.functions = diff_function_shares(bat, nat);
   // Points keyed by (name, kind); std::map keeps them sorted.
   std::map<std::pair<std::string, PointKind>, PointChange> points;
   auto point = [&](const experiments::PointSummary& s) -> PointChange& {
@@ -244,6 +394,16 @@ ProfileDiff diff_profiles(const profile::Profile& base,
     if (p.base_baseline > 0 && p.new_baseline > 0) {
       p.speedup = (p.base_baseline - p.new_baseline) / p.base_baseline;
     }
+    if (p.in_base) p.base_speed = side_speed(base_runs, p.name, p.kind);
+    if (p.in_new) p.new_speed = side_speed(new_runs, p.name, p.kind);
+    if (p.base_speed && p.new_speed) {
+      p.speed_change = compare_speeds(*p.base_speed, *p.new_speed, d.level);
+    }
+    if (p.in_base) p.base_cpu = side_cpu(base_runs, p.name, p.kind);
+    if (p.in_new) p.new_cpu = side_cpu(new_runs, p.name, p.kind);
+    if (p.base_cpu && p.new_cpu) {
+      p.cpu_change = compare_speeds(*p.base_cpu, *p.new_cpu, d.level);
+    }
     std::vector<LineImpact> bl, nl;
     for (const LineImpact& i : ba.impacts) {
       if (i.point == p.name && i.kind == p.kind) bl.push_back(i);
@@ -251,13 +411,13 @@ ProfileDiff diff_profiles(const profile::Profile& base,
     for (const LineImpact& i : na.impacts) {
       if (i.point == p.name && i.kind == p.kind) nl.push_back(i);
     }
-    p.lines = diff_lines(bl, nl, o, d.level);
+    p.lines = diff_lines(bl, nl, base_sampled, new_sampled, o, d.level);
+    if (p.in_base && p.in_new) {
+      p.costs = cost_changes(d.lines, base, bat, next, nat, p);
+    }
     d.points.push_back(std::move(p));
   }
-  profile::Attribution bat = profile::attribute(base);
-  profile::Attribution nat = profile::attribute(next);
-  d.lines = diff_line_shares(bat, nat, o);
-  d.functions = diff_function_shares(bat, nat);
+  correct_for_multiplicity(d);
   return d;
 }
 

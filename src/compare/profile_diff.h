@@ -5,17 +5,34 @@
 //    both analyses (experiments::analyze) are matched (line_matching.h) and
 //    each line gets one LineChange.
 //  - A "bottleneck" is a line whose impact is significant and positive.
-//    Status: kNewBottleneck (a bottleneck in NEW, not in BASE or absent
-//    there), kVanishedBottleneck (the reverse), else kIncreased /
-//    kDecreased when the impact change is significant, else kUnchanged;
-//    kOnlyBase / kOnlyNew for unmatched lines that are no bottleneck.
 //  - Impact change: delta = slope(NEW) - slope(BASE), standard error
 //    se = sqrt(se_b^2 + se_n^2), Welch-Satterthwaite degrees of freedom
 //    df = se^4 / (se_b^4/df_b + se_n^4/df_n), t = delta / se, two-sided
-//    p from Student's t(df). Significant when p < 1 - level. Only for lines
-//    fitted on both sides with dof >= 1 and se > 0.
+//    p from Student's t(df). Only for lines fitted on both sides with
+//    dof >= 1 and se > 0. A line analysed on one side only is tested
+//    against 0 (its own slope test) when the other side has no sample of
+//    it at all (the code is new, or gone) and the analysis trusts its fit
+//    (verdict significant or not significant); when the other side sampled it
+//    but ran no experiment on it, nothing is known about a change: no test.
+//  - Multiple comparisons: the p values of every test of the diff (all
+//    lines of all points, and every point's speed test) get Benjamini-
+//    Hochberg q values (multiple_testing.h); a change is significant when
+//    q < 1 - level. So an A/A comparison raises any alarm with probability
+//    at most 1 - level, whatever the number of lines.
+//  - Status: kNewBottleneck when the impact rose significantly and the line
+//    is a bottleneck in NEW but was none in BASE (or is new code);
+//    kVanishedBottleneck the reverse; else kIncreased / kDecreased for a
+//    significant change; else kUnchanged, or kOnlyBase / kOnlyNew for lines
+//    analysed on one side only. An interval that merely crosses 0 on one
+//    side is no news.
 //  - Point speed: the pooled 0% baselines (seconds per visit, or latency)
 //    of both sides; speedup = (BASE - NEW) / BASE (> 0: NEW is faster).
+//    The test of the change uses each run's 0% experiments and, with
+//    several runs per side, the spread between runs (point_speed.h). With
+//    2+ runs per side, CPU time per visit is tested too (cpu_change).
+//  - Costs: per point, CPU time (samples x sample period; samples when the
+//    period is unknown) per visit of each line, on both sides; the lines
+//    whose cost rose most name where a slowdown's time went.
 //  - Sample shares: per line (attribution.h rows, matched like impacts)
 //    and per function (by function name and file name), as fractions of
 //    each profile's samples; sorted by |change|, largest first.
@@ -30,6 +47,7 @@
 #include <vector>
 
 #include "compare/line_matching.h"
+#include "compare/point_speed.h"
 #include "compare/source_text.h"
 #include "experiments/analysis.h"
 #include "profile/profile.h"
@@ -53,18 +71,30 @@ struct ImpactDelta {
   double se = 0;
   double dof = 0;  // Welch-Satterthwaite
   double t = 0;
-  double p = 1;  // two-sided
-  bool significant = false;
+  double p = 1;              // two-sided
+  double q = 1;              // Benjamini-Hochberg, over every test of the diff
+  bool significant = false;  // q < 1 - level
+  bool versus_zero = false;  // one side only: its slope tested against 0
 };
 
 struct LineChange {
   std::optional<experiments::LineImpact> base;
   std::optional<experiments::LineImpact> next;  // the NEW profile's
   std::optional<MatchKind> match;               // set when both are
-  std::optional<ImpactDelta> change;            // set when comparable
+  std::optional<ImpactDelta> change;            // set when tested
   LineStatus status = LineStatus::kUnchanged;
   // The line as NEW names it (else BASE).
   const experiments::LineImpact& line() const { return next ? *next : *base; }
+};
+
+// A line's CPU time per visit of a point on both sides.
+struct CostChange {
+  std::string file;  // as NEW names it (else BASE)
+  int line = 0;
+  std::string function;
+  double base_cost = 0, new_cost = 0;  // seconds (or samples) per visit
+  bool in_seconds = true;              // false: samples per visit
+  double change() const { return new_cost - base_cost; }
 };
 
 struct PointChange {
@@ -74,7 +104,13 @@ struct PointChange {
   double base_baseline = 0;  // 0: none
   double new_baseline = 0;
   std::optional<double> speedup;  // (base - new) / base
+  std::optional<SideSpeed> base_speed, new_speed;
+  std::optional<SpeedChange> speed_change;  // wall time per visit
+  // CPU time per visit (point_speed.h side_cpu), with 2+ runs per side.
+  std::optional<SideSpeed> base_cpu, new_cpu;
+  std::optional<SpeedChange> cpu_change;
   std::vector<LineChange> lines;
+  std::vector<CostChange> costs;  // cost rose, most first (at most 5)
 };
 
 struct ShareChange {
@@ -97,6 +133,8 @@ struct DiffOptions {
 struct ProfileDiff {
   double level = 0.95;
   std::string base_program, new_program;  // merge.h program_name()
+  int base_runs = 1, new_runs = 1;
+  int tests = 0;  // the family the q values correct for
   std::vector<PointChange> points;
   std::vector<ShareChange> lines;
   std::vector<ShareChange> functions;
@@ -106,13 +144,27 @@ ProfileDiff diff_profiles(const profile::Profile& base,
                           const profile::Profile& next,
                           const DiffOptions& options);
 
+// Several runs per side: `base` / `next` are their merge (profile/merge.h,
+// or the single run), used for the line analyses and sample shares; the
+// runs themselves give the point speed tests. Empty runs: {&base}.
+ProfileDiff diff_runs(const profile::Profile& base,
+                      const std::vector<const profile::Profile*>& base_runs,
+                      const profile::Profile& next,
+                      const std::vector<const profile::Profile*>& new_runs,
+                      const DiffOptions& options);
+
 // Welch's two-sample comparison of two fitted slopes (see above); nullopt
-// when either is not comparable.
+// when either is not comparable. `significant` here is p < 1 - level; the
+// diff replaces it by its q value test.
 std::optional<ImpactDelta> compare_impacts(const experiments::LineImpact& base,
                                            const experiments::LineImpact& next,
                                            double level);
 
 bool is_bottleneck(const experiments::LineImpact& impact);
+
+// The status rules above, for a line whose change (if any) already has its
+// q value and `significant` set.
+LineStatus line_status(const LineChange& c);
 
 }  // namespace andweorc::compare
 

@@ -81,6 +81,42 @@ TEST_F(CliTest, DiffExitStatusFollowsFailOn) {
   EXPECT_EQ(r.status, 0) << r.out;
 }
 
+TEST_F(CliTest, DiffSeveralRunsPerSide) {
+  Profile other = andweorc::compare::testing::base_profile();
+  for (auto& e : other.experiments) e.duration_s *= 1.01;  // another run
+  other.samples = 1020;  // with a little more CPU time
+  write("base2.json", other);
+  std::string base = path("base.json") + " " + path("base2.json");
+  std::string next = path("new.json") + " " + path("new.json");
+  // Options may come after the runs of NEW, too.
+  Result r = run("diff " + base + " -- " + next +
+                 " --fail-on new-bottleneck --format json");
+  EXPECT_EQ(r.status, 1) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["base"]["files"].size(), 2u);
+  EXPECT_EQ(j["new"]["files"].size(), 2u);
+  EXPECT_EQ(j["points"][0]["speed_change"]["base_runs"], 2);
+  EXPECT_FALSE(j["points"][0]["cpu_change"].is_null());
+  // Runs of one program against themselves: no alarm.
+  r = run("diff " + base + " -- " + base +
+          " --fail-on new-bottleneck,slowdown=5,cpu-slowdown=5");
+  EXPECT_EQ(r.status, 0) << r.out;
+  // One side empty, or two separators: usage errors.
+  r = run("diff " + base + " --");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err,
+            "andweorc: diff A1 A2 ... -- B1 B2 ...: one '--' with at least "
+            "one profile on each side\n");
+  r = run("diff -- " + next);
+  EXPECT_EQ(r.status, 2);
+  r = run("diff " + base + " -- " + next + " -- " + base);
+  EXPECT_EQ(r.status, 2);
+  // Without '--', exactly two profiles.
+  r = run("diff " + base + " " + path("new.json"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("BASE and NEW"), std::string::npos) << r.err;
+}
+
 TEST_F(CliTest, DiffFormatsAndOutputFile) {
   std::string both = path("base.json") + " " + path("new.json");
   Result r = run("diff " + both + " --format json -o " + path("d.json"));
@@ -100,8 +136,8 @@ TEST_F(CliTest, DiffUsageAndInputErrorsExitTwoWithOneLine) {
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err,
             "andweorc: unknown --fail-on rule 'nonsense' (expected "
-            "new-bottleneck, impact-increase=X, share-increase=PP or "
-            "slowdown=PCT)\n");
+            "new-bottleneck, impact-increase=X, share-increase=PP, "
+            "slowdown=PCT or cpu-slowdown=PCT)\n");
   r = run("diff " + path("base.json") + " " + path("missing.json"));
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err, "andweorc: cannot read " + path("missing.json") +

@@ -79,7 +79,7 @@ TEST(DiffWriters, JsonIsParseableAndComplete) {
   write_diff_json(f.report, out);
   auto j = nlohmann::json::parse(out.str());
   EXPECT_EQ(j["format"], "andweorc-diff");
-  EXPECT_EQ(j["version"], "1.0");
+  EXPECT_EQ(j["version"], "1.1");
   EXPECT_EQ(j["regression"], true);
   ASSERT_EQ(j["points"].size(), 1u);
   const auto& lines = j["points"][0]["lines"];
@@ -94,6 +94,12 @@ TEST(DiffWriters, JsonIsParseableAndComplete) {
   EXPECT_TRUE(lines[2]["change"].is_null());
   EXPECT_EQ(j["line_shares"].size(), 3u);
   EXPECT_EQ(j["findings"].size(), 1u);
+  EXPECT_EQ(j["correction"], "benjamini-hochberg");
+  EXPECT_EQ(j["tests"], 3);  // two line changes and the point's speed
+  EXPECT_EQ(lines[0]["change"]["q"].is_number(), true);
+  EXPECT_EQ(lines[0]["new"]["label"], "table.c:91 lookup");
+  EXPECT_FALSE(j["points"][0]["speed_change"].is_null());
+  EXPECT_EQ(j["points"][0]["costs"][0]["function"], "lookup");
 }
 
 TEST(DiffWriters, MarkdownCellsCannotBreakTheTable) {

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "compare/multiple_testing.h"
 #include "diff_fixtures.h"
 #include "experiments/statistics.h"
 
@@ -131,6 +132,149 @@ TEST(DiffProfiles, IdenticalProfilesHaveNoNews) {
     ASSERT_TRUE(c.change);
     EXPECT_EQ(c.change->delta, 0);
   }
+  ASSERT_TRUE(d.points[0].speed_change);
+  EXPECT_FALSE(d.points[0].speed_change->significant);
+  EXPECT_TRUE(d.points[0].costs.empty());
+}
+
+// A matched line whose change test has the given outcome.
+LineChange matched(const LineImpact& base, const LineImpact& next, double delta,
+                   double p, double q) {
+  LineChange c;
+  c.base = base;
+  c.next = next;
+  c.match = MatchKind::kSource;
+  ImpactDelta d;
+  d.delta = delta;
+  d.p = p;
+  d.q = q;
+  d.significant = q < 0.05;
+  c.change = d;
+  return c;
+}
+
+TEST(LineStatus, AnIntervalCrossingZeroIsNoNews) {
+  // The A/A case: impact 0.10 [-0.01, 0.21] in BASE (no
+  // bottleneck), 0.12 [0.02, 0.22] in NEW (a bottleneck), change +0.02
+  // with p = 0.9: nothing happened.
+  LineChange c = matched(fitted(0.10, 0.05, 8, false),
+                         fitted(0.12, 0.05, 8, true), 0.02, 0.9, 0.95);
+  EXPECT_EQ(line_status(c), LineStatus::kUnchanged);
+  // The same in reverse is no vanished bottleneck either.
+  std::swap(c.base, c.next);
+  c.change->delta = -0.02;
+  EXPECT_EQ(line_status(c), LineStatus::kUnchanged);
+}
+
+TEST(LineStatus, SignificanceIsJudgedByQNotP) {
+  // p = 0.01 but q = 0.2 after correcting for the other tests.
+  LineChange c = matched(fitted(0.0, 0.05, 8, false),
+                         fitted(0.3, 0.05, 8, true), 0.3, 0.01, 0.2);
+  EXPECT_EQ(line_status(c), LineStatus::kUnchanged);
+  c.change->q = 0.01;
+  c.change->significant = true;
+  EXPECT_EQ(line_status(c), LineStatus::kNewBottleneck);
+  // A bottleneck on both sides that grew is "impact up", not news.
+  c.base = fitted(0.2, 0.05, 8, true);
+  EXPECT_EQ(line_status(c), LineStatus::kIncreased);
+}
+
+TEST(LineStatus, OneSidedLines) {
+  LineChange only_new;
+  only_new.next = fitted(0.5, 0.05, 8, true);
+  EXPECT_EQ(line_status(only_new), LineStatus::kOnlyNew);  // no test: no news
+  ImpactDelta d;
+  d.delta = 0.5;
+  d.q = 0.001;
+  d.significant = true;
+  d.versus_zero = true;
+  only_new.change = d;
+  EXPECT_EQ(line_status(only_new), LineStatus::kNewBottleneck);
+  LineChange only_base;
+  only_base.base = fitted(0.5, 0.05, 8, true);
+  d.delta = -0.5;
+  only_base.change = d;
+  EXPECT_EQ(line_status(only_base), LineStatus::kVanishedBottleneck);
+}
+
+// NEW's lookup (impact ~0.6) without experiments on it in BASE.
+TEST(DiffProfiles, ALineBaseRanButNeverTestedIsNoNewBottleneck) {
+  profile::Profile base = testing::base_profile();
+  std::erase_if(base.experiments, [](const profile::Experiment& e) {
+    return e.function == "lookup";
+  });
+  ProfileDiff d = diff_profiles(base, testing::new_profile(), {});
+  const LineChange* lookup = find(d.points[0], "lookup");
+  ASSERT_TRUE(lookup);
+  EXPECT_FALSE(lookup->base);
+  // BASE sampled table.c:91 (30% of its samples): the line ran there, it
+  // was just not chosen for experiments. Nothing is known about a change.
+  EXPECT_FALSE(lookup->change);
+  EXPECT_EQ(lookup->status, LineStatus::kOnlyNew);
+}
+
+TEST(DiffProfiles, NewCodeIsTestedAgainstZero) {
+  profile::Profile base = testing::base_profile();
+  std::erase_if(base.experiments, [](const profile::Experiment& e) {
+    return e.function == "lookup";
+  });
+  base.stacks = {{{0}, 1000}};  // and lookup never ran in BASE
+  ProfileDiff d = diff_profiles(base, testing::new_profile(), {});
+  const LineChange* lookup = find(d.points[0], "lookup");
+  ASSERT_TRUE(lookup && lookup->change);
+  EXPECT_TRUE(lookup->change->versus_zero);
+  EXPECT_NEAR(lookup->change->delta, lookup->next->slope, 1e-12);
+  EXPECT_EQ(lookup->status, LineStatus::kNewBottleneck);
+}
+
+TEST(DiffProfiles, QValuesCoverEveryTestOfTheDiff) {
+  ProfileDiff d =
+      diff_profiles(testing::base_profile(), testing::new_profile(), {});
+  std::vector<double> p, q;
+  for (const PointChange& pc : d.points) {
+    for (const LineChange& c : pc.lines) {
+      if (!c.change) continue;
+      p.push_back(c.change->p);
+      q.push_back(c.change->q);
+      EXPECT_EQ(c.change->significant, c.change->q < 0.05);
+    }
+    ASSERT_TRUE(pc.speed_change);
+    p.push_back(pc.speed_change->p);
+    q.push_back(pc.speed_change->q);
+  }
+  EXPECT_EQ(d.tests, static_cast<int>(p.size()));
+  std::vector<double> want = bh_qvalues(p);
+  ASSERT_EQ(q.size(), want.size());
+  for (size_t i = 0; i < q.size(); ++i) EXPECT_NEAR(q[i], want[i], 1e-12);
+}
+
+TEST(DiffProfiles, SeveralRunsPerSide) {
+  profile::Profile a = testing::base_profile();
+  profile::Profile b = testing::base_profile();
+  for (auto& e : b.experiments) e.duration_s *= 1.02;  // a 2% slower run
+  ProfileDiff d = diff_runs(a, {&a, &b}, a, {&a, &b}, {});
+  EXPECT_EQ(d.base_runs, 2);
+  EXPECT_EQ(d.new_runs, 2);
+  const PointChange& p = d.points[0];
+  ASSERT_TRUE(p.base_speed && p.speed_change);
+  EXPECT_EQ(p.base_speed->runs, 2);
+  // The two runs differ by 2%, far more than inside each run: the spread
+  // between runs is the noise.
+  EXPECT_TRUE(p.base_speed->between_runs);
+  EXPECT_EQ(p.speed_change->delta, 0);
+}
+
+TEST(DiffProfiles, CostsNameWhereTheTimeWent) {
+  // NEW: lookup's samples rise from 300 to 800 of 1000 for the same
+  // visits: +0.5 samples x 1 ms per 40 visits... per visit of 'requests'.
+  ProfileDiff d =
+      diff_profiles(testing::base_profile(), testing::new_profile(), {});
+  const PointChange& p = d.points[0];
+  ASSERT_FALSE(p.costs.empty());
+  EXPECT_EQ(p.costs[0].function, "lookup");
+  EXPECT_TRUE(p.costs[0].in_seconds);
+  EXPECT_NEAR(p.costs[0].base_cost, 300 * 1e-3 / 40000, 1e-12);
+  EXPECT_NEAR(p.costs[0].new_cost, 800 * 1e-3 / 40000, 1e-12);
 }
 
 }  // namespace
