@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "runtime/internal_fds.h"
 #include "runtime/raw_format.h"
 #include "runtime/sample_hook.h"
 
@@ -71,7 +72,10 @@ bool perf_start(ThreadState* s, uint64_t period_ns, int signal_number,
     close(int(fd));
     return false;
   }
-  s->perf_fd = int(fd);
+  // A high, guarded number (internal_fds.h); s->perf_fd follows it if the
+  // program dup2s onto it.
+  andweorc_fd_adopt(int(fd), &s->perf_fd, 0);
+  fd = s->perf_fd;
   s->perf_page = static_cast<perf_event_mmap_page*>(mem);
   s->perf_mmap_bytes = bytes;
   ioctl(int(fd), PERF_EVENT_IOC_RESET, 0);
@@ -80,12 +84,13 @@ bool perf_start(ThreadState* s, uint64_t period_ns, int signal_number,
 }
 
 void perf_stop(ThreadState* s) {
-  int fd = __atomic_exchange_n(&s->perf_fd, -1, __ATOMIC_ACQ_REL);
+  int fd = __atomic_load_n(&s->perf_fd, __ATOMIC_ACQUIRE);
   if (fd < 0) return;
   ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
   void* page = __atomic_exchange_n(&s->perf_page, nullptr, __ATOMIC_ACQ_REL);
   if (page != nullptr) munmap(page, s->perf_mmap_bytes);
-  close(fd);
+  // Closes the number only if it is still ours (internal_fds.h).
+  andweorc_fd_release(&s->perf_fd);
 }
 
 void perf_disable(ThreadState* s) {

@@ -11,6 +11,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "runtime/internal_fds.h"
 #include "runtime/raw_format.h"
 #include "runtime/thread_state.h"
 
@@ -43,7 +44,9 @@ bool raw_open(const char* data_dir, uint32_t sampler, uint64_t period_ns) {
     if (fd < 0 && errno != EEXIST) return false;
   }
   if (fd < 0) return false;
-  g_fd = fd;
+  // A high, guarded number: the program can neither close it nor have its
+  // own files opened under it (internal_fds.h).
+  andweorc_fd_adopt(fd, &g_fd, 1);
 
   raw::FileHeader fh{};
   memcpy(fh.magic, raw::kMagic, sizeof fh.magic);
@@ -65,10 +68,7 @@ bool raw_open(const char* data_dir, uint32_t sampler, uint64_t period_ns) {
   return true;
 }
 
-void raw_close() {
-  if (g_fd >= 0) close(g_fd);
-  g_fd = -1;
-}
+void raw_close() { andweorc_fd_release(&g_fd); }
 
 ANDWEORC_SIGNAL_SAFE bool raw_is_open() { return g_fd >= 0; }
 
@@ -99,8 +99,12 @@ ANDWEORC_SIGNAL_SAFE void raw_write_note(const char* text) {
 }
 
 ANDWEORC_SIGNAL_SAFE void raw_write_maps() {
-  int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
+  // Guarded while open: a program thread closing everything meanwhile must
+  // not make us read (and move the offset of) a file of its own.
+  static int fd = -1;
+  int opened = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (opened < 0) return;
+  andweorc_fd_adopt(opened, &fd, 1);
   size_t len = 0;
   while (len < sizeof g_maps) {
     long n = raw_syscall(SYS_read, fd, long(g_maps + len),
@@ -109,7 +113,7 @@ ANDWEORC_SIGNAL_SAFE void raw_write_maps() {
     if (n <= 0) break;
     len += size_t(n);
   }
-  close(fd);
+  andweorc_fd_release(&fd);
   raw_write(raw::kMaps, g_maps, len);
 }
 

@@ -57,9 +57,16 @@ void disable_thread_sampler(struct ThreadState* s);
 // Normal shutdown: stop sampling, drain, write totals, maps and the end
 // record, close the file. Idempotent; not signal-safe.
 void runtime_shutdown();
+// _exit/_Exit (possibly from a signal handler): no joins, no waiting; the
+// end record is written if io_lock can be had within a bounded time.
+ANDWEORC_SIGNAL_SAFE void runtime_shutdown_now();
 // Best effort from a fatal signal handler: drain and write what we have if
 // io_lock is free. Writes no end record.
 ANDWEORC_SIGNAL_SAFE void runtime_emergency_flush();
+
+// A thread the pool had no slot for (more than kMaxThreads at once): it is
+// neither sampled nor delayed; the count goes into the profile as a note.
+void note_unprofiled_thread();
 
 // Process lifecycle hooks used by the interposed functions.
 void runtime_before_exec();

@@ -2,6 +2,7 @@
 #include "runtime/signal_handlers.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
@@ -34,10 +35,85 @@ struct AppView {
 };
 AppView g_view[NSIG];
 
-ANDWEORC_SIGNAL_SAFE void on_profiler_signal(int, siginfo_t*, void* context) {
+// The program's own mask for the profiler signal, per thread: the kernel
+// mask never blocks it (we need it), so a program SIGPROF that arrives
+// while the program believes it blocked is held here and delivered when
+// the program unblocks it, as the kernel would.
+ANDWEORC_TLS bool t_app_blocked = false;
+ANDWEORC_TLS bool t_app_pending = false;
+
+// Whose SIGPROF is this? Ours come from the thread's perf event (F_SETSIG:
+// a POLL_* band code) or its POSIX timer (SI_TIMER with its id). Anything
+// else (setitimer(ITIMER_PROF) is SI_KERNEL, kill/tgkill/sigqueue) is the
+// program's. A SI_TIMER of another timer is ours when stale (a thread's
+// deleted timer), unless the program has a handler to give it to.
+enum class Origin { kSample, kStale, kProgram };
+ANDWEORC_SIGNAL_SAFE Origin origin_of(const siginfo_t* info, ThreadState* s) {
+  if (info == nullptr) return Origin::kProgram;
+  if (info->si_code >= POLL_IN && info->si_code <= POLL_HUP)
+    return s != nullptr ? Origin::kSample : Origin::kStale;
+  if (info->si_code == SI_TIMER) {
+    if (s != nullptr && __atomic_load_n(&s->has_timer, __ATOMIC_ACQUIRE) &&
+        info->si_timerid == int(reinterpret_cast<intptr_t>(s->timer)))
+      return Origin::kSample;
+    const struct sigaction& a = g_view[kProfilerSignal].action;
+    bool has_handler = (a.sa_flags & SA_SIGINFO)
+                           ? a.sa_sigaction != nullptr
+                           : a.sa_handler != SIG_DFL && a.sa_handler != SIG_IGN;
+    return has_handler ? Origin::kProgram : Origin::kStale;
+  }
+  return Origin::kProgram;
+}
+
+// Gives a SIGPROF of the program's own to the disposition it set: its
+// handler (with its sa_mask), nothing (SIG_IGN), or death (SIG_DFL, whose
+// action for SIGPROF is to terminate).
+ANDWEORC_SIGNAL_SAFE void deliver_to_program(int sig, siginfo_t* info,
+                                             void* context) {
+  if (t_app_blocked) {
+    t_app_pending = true;
+    return;
+  }
+  struct sigaction act = g_view[sig].action;
+  if (act.sa_flags & SA_RESETHAND) {
+    g_view[sig].action.sa_handler = SIG_DFL;
+    g_view[sig].action.sa_flags &= ~SA_SIGINFO;
+  }
+  bool info_handler = (act.sa_flags & SA_SIGINFO) != 0;
+  if (!info_handler && act.sa_handler == SIG_IGN) return;
+  if (!info_handler && act.sa_handler == SIG_DFL) {
+    runtime_emergency_flush();
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    real().sigaction(sig, &dfl, nullptr);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    real().pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+    syscall(SYS_tgkill, getpid(), current_tid(), sig);
+    return;
+  }
+  sigset_t mask = act.sa_mask, old;
+  if (act.sa_flags & SA_NODEFER) sigdelset(&mask, sig);
+  real().pthread_sigmask(SIG_BLOCK, &mask, &old);
+  if (info_handler)
+    act.sa_sigaction(sig, info, context);
+  else
+    act.sa_handler(sig);
+  real().pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+ANDWEORC_SIGNAL_SAFE void on_profiler_signal(int sig, siginfo_t* info,
+                                             void* context) {
   int saved_errno = errno;
   ThreadState* s = current_thread();
-  if (s != nullptr && runtime_active()) {
+  Origin origin = origin_of(info, s);
+  if (origin == Origin::kProgram) {
+    errno = saved_errno;
+    deliver_to_program(sig, info, context);
+    saved_errno = errno;
+  } else if (origin == Origin::kSample && runtime_active()) {
     if (s->perf_page != nullptr)
       perf_drain(s);
     else
@@ -143,6 +219,23 @@ bool managed_sigaction(int sig, const struct sigaction* act,
   if (old) *old = previous;
   *rc = 0;
   return true;
+}
+
+void program_mask_changed(int how, const sigset_t* set) {
+  if (set == nullptr || !runtime_active()) return;
+  bool member = sigismember(set, kProfilerSignal) == 1;
+  if (how == SIG_BLOCK && member) t_app_blocked = true;
+  if (how == SIG_UNBLOCK && member) t_app_blocked = false;
+  if (how == SIG_SETMASK) t_app_blocked = member;
+  if (!t_app_blocked && t_app_pending) {
+    t_app_pending = false;
+    syscall(SYS_tgkill, getpid(), current_tid(), kProfilerSignal);
+  }
+}
+
+void program_view_of_mask(sigset_t* old) {
+  if (old == nullptr || !runtime_active()) return;
+  if (t_app_blocked) sigaddset(old, kProfilerSignal);
 }
 
 const sigset_t* without_profiler_signal(int how, const sigset_t* set,
