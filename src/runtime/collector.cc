@@ -55,9 +55,15 @@ void collector_start() {
   real().pthread_sigmask(SIG_SETMASK, &all, &old);
   pthread_attr_t attr;
   pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, 64 * 1024);
-  g_running =
-      real().pthread_create(&g_thread, &attr, collector_main, nullptr) == 0;
+  // The program's static TLS (big thread_local arrays) lives on every
+  // thread's stack: when 64 KiB cannot hold it, pthread_create fails with
+  // EINVAL and no collector would ever run. Grow the stack until it fits.
+  for (size_t stack = 64 * 1024; !g_running && stack <= 256 * 1024 * 1024;
+       stack *= 4) {
+    pthread_attr_setstacksize(&attr, stack);
+    g_running =
+        real().pthread_create(&g_thread, &attr, collector_main, nullptr) == 0;
+  }
   pthread_attr_destroy(&attr);
   real().pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
