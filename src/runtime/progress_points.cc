@@ -132,18 +132,18 @@ ANDWEORC_SIGNAL_SAFE uint64_t point_total_once(int i) {
 
 // A total no thread exit was half-way through (see g_retire_seq). Bounded:
 // from a signal handler that interrupted the mover itself the sequence
-// never changes, and the last read is returned after a few hundred tries.
+// never settles, and the last (possibly inconsistent) read is returned.
+// Callers that hold io_lock (snapshots) never wait: movers hold it too.
 ANDWEORC_SIGNAL_SAFE uint64_t point_total(int i) {
   uint64_t total = 0;
-  for (int attempt = 0; attempt < 1000; ++attempt) {
+  for (int attempt = 0; attempt < 100000; ++attempt) {
     uint64_t before = __atomic_load_n(&g_retire_seq, __ATOMIC_ACQUIRE);
-    if (before & 1) {
-      if (attempt > 100) raw_syscall(SYS_sched_yield);
-      continue;
-    }
     total = point_total_once(i);
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    if (__atomic_load_n(&g_retire_seq, __ATOMIC_RELAXED) == before) break;
+    if (!(before & 1) &&
+        __atomic_load_n(&g_retire_seq, __ATOMIC_RELAXED) == before)
+      break;
+    if (attempt >= 100) raw_syscall(SYS_sched_yield);
   }
   return total;
 }
