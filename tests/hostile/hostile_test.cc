@@ -156,6 +156,17 @@ TEST_P(Detached, DetachedProcessIsProfiledToTheEnd) {
 INSTANTIATE_TEST_SUITE_P(Hostile, Detached,
                          ::testing::Values("daemon", "double_fork"));
 
+// ---- item 13: the raw file never outgrows the program's file size limit ----
+
+TEST(Hostile, FileSizeLimitIsNotExceeded) {
+  Compared c = run_both(cmd({program("fsize_limit")}));
+  EXPECT_EQ(c.profiled.status, 0) << "killed by SIGXFSZ?";
+  EXPECT_TRUE(has_warning(c, "file size limit"));
+  ASSERT_TRUE(c.profile.ok());
+  for (const auto& p : c.profile.profile->processes)
+    EXPECT_TRUE(p.clean_exit) << "the end record did not fit";
+}
+
 // ---- items 3, 10, 11: threads the profiler cannot take care of ----
 
 TEST(Hostile, ThreadsStartedBeforeTheProfilerAreReported) {
