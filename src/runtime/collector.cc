@@ -35,6 +35,7 @@ void* collector_main(void*) {
     nanosleep(&ts, nullptr);
     // Only experiments use the CPU shares (the table exists only then).
     if (g_contention && address_table() != nullptr) update_contention();
+    raw_write_maps_if_changed();  // a dlopen since the last snapshot
     io_lock().lock();
     raw_drain_all_rings();
     if (++pass % kPassesPerSnapshot == 0) points_write_snapshot();

@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,6 +214,7 @@ bool start_runtime() {
     return false;
   }
   if (g_fallback_note[0] != '\0') raw_write_note(g_fallback_note);
+  remember_loaded_objects();
   if (g_threads_before_start > 0) {
     char note[400];
     snprintf(note, sizeof note,
@@ -342,6 +344,39 @@ void write_final_records() {
   raw_write_maps();
   raw::EndRecord end{monotonic_ns()};
   raw_write(raw::kEnd, &end, sizeof end);
+}
+
+namespace {
+
+// dl_iterate_phdr's counts of objects ever loaded and unloaded at the last
+// maps snapshot (start-up's included).
+long long g_seen_adds = 0, g_seen_subs = 0;
+
+int read_dl_counts(dl_phdr_info* info, size_t, void* out) {
+  auto* counts = static_cast<long long*>(out);
+  counts[0] = static_cast<long long>(info->dlpi_adds);
+  counts[1] = static_cast<long long>(info->dlpi_subs);
+  return 1;  // the first object carries the process-wide counts
+}
+
+}  // namespace
+
+void remember_loaded_objects() {
+  long long counts[2] = {0, 0};
+  dl_iterate_phdr(read_dl_counts, counts);
+  g_seen_adds = counts[0];
+  g_seen_subs = counts[1];
+}
+
+void raw_write_maps_if_changed() {
+  long long counts[2] = {0, 0};
+  dl_iterate_phdr(read_dl_counts, counts);
+  if (counts[0] == g_seen_adds && counts[1] == g_seen_subs) return;
+  g_seen_adds = counts[0];
+  g_seen_subs = counts[1];
+  io_lock().lock();
+  raw_write_maps();
+  io_lock().unlock();
 }
 
 void note_unprofiled_thread() {

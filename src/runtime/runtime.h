@@ -64,6 +64,14 @@ ANDWEORC_SIGNAL_SAFE void runtime_shutdown_now();
 // io_lock is free. Writes no end record.
 ANDWEORC_SIGNAL_SAFE void runtime_emergency_flush();
 
+// Writes a maps snapshot when a library was loaded or unloaded since the
+// last call (dlopen after start-up: its samples must be attributable even
+// if the process is then killed). Collector thread only; takes io_lock;
+// not signal-safe (dl_iterate_phdr).
+void raw_write_maps_if_changed();
+// Start-up: the objects the first maps snapshot holds.
+void remember_loaded_objects();
+
 // A thread the pool had no slot for (more than kMaxThreads at once): it is
 // neither sampled nor delayed; the count goes into the profile as a note.
 void note_unprofiled_thread();

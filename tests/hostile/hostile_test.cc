@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,7 @@ RunSpec cmd(std::vector<std::string> argv, double timeout_s = 60) {
 struct Compared {
   Outcome direct, profiled;
   profile::ReadResult profile;
+  std::string profile_text;
 };
 
 // Runs both ways and checks everything the matrix promises.
@@ -41,6 +44,10 @@ Compared run_both(const RunSpec& spec,
   std::string path = dir + "/profile.json";
   c.profiled = run_profiled(spec, path, options);
   c.profile = profile::read_profile(path);
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  c.profile_text = text.str();
   remove_tree(dir);
   EXPECT_FALSE(c.direct.timed_out) << "the program itself hung";
   EXPECT_FALSE(c.profiled.timed_out) << "hung under andweorc";
@@ -155,6 +162,35 @@ TEST_P(Detached, DetachedProcessIsProfiledToTheEnd) {
 }
 INSTANTIATE_TEST_SUITE_P(Hostile, Detached,
                          ::testing::Values("daemon", "double_fork"));
+
+// ---- endings and exec: the matrix's plain cases ----
+
+class Endings : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(Endings, SameOutcomeAndAProfile) {
+  Compared c = run_both(cmd({program("endings"), GetParam()}));
+  EXPECT_GT(samples(c), 20u);
+}
+INSTANTIATE_TEST_SUITE_P(Hostile, Endings,
+                         ::testing::Values("segv", "abort", "kill9",
+                                           "thread_exit", "fork_exec",
+                                           "vfork_exec", "no_point", "altstack",
+                                           "sched_fifo"));
+
+TEST(Hostile, StrippedBinary) {
+  Compared c = run_both(cmd({program("endings_stripped"), "fork_exec"}));
+  EXPECT_GT(samples(c), 20u);
+}
+
+// ---- item 9: a library loaded after start-up, then SIGKILL ----
+
+TEST(Hostile, DlopenedLibraryThenSigkill) {
+  Compared c = run_both(
+      cmd({program("dlopen_kill"), std::string(PROGRAMS_DIR) + "/hot_lib.so"}));
+  EXPECT_EQ(c.profiled.status, 128 + 9);
+  EXPECT_NE(c.profile_text.find("hostile_plugin_hot_loop"), std::string::npos)
+      << "the plugin's samples were not attributed to it";
+}
 
 // ---- item 13: the raw file never outgrows the program's file size limit ----
 
