@@ -61,6 +61,8 @@ int andweorc_close_range_guarded(unsigned first, unsigned last, int flags);
 /* Number of guarded descriptors (tests, notes). */
 int andweorc_fd_count_ours(void);
 
+/* False in a vfork child (runtime.cc). */
+int andweorc_is_original_process(void);
 /* io_lock for C (runtime.cc): a bounded try (a few ms, then 0) and release. */
 int andweorc_io_lock_bounded(void);
 void andweorc_io_unlock(void);

@@ -144,7 +144,9 @@ EXPORT int close(int fd) {
     errno = EBADF;
     return -1;
   }
-  andweorc_fd_mark(fd, 0);
+  /* A vfork child closing its copy must not unmark the parent's. */
+  if (andweorc_fd_internal(fd) && andweorc_is_original_process())
+    andweorc_fd_mark(fd, 0);
   return REAL(close)(fd);
 }
 

@@ -441,4 +441,7 @@ int andweorc_io_lock_bounded(void) {
   return andweorc::runtime::lock_io_bounded() ? 1 : 0;
 }
 void andweorc_io_unlock(void) { andweorc::runtime::io_lock().unlock(); }
+int andweorc_is_original_process(void) {
+  return andweorc::runtime::is_original_process() ? 1 : 0;
+}
 }

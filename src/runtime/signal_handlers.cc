@@ -104,8 +104,24 @@ ANDWEORC_SIGNAL_SAFE void deliver_to_program(int sig, siginfo_t* info,
   real().pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
 
+// True when this signal interrupted a handler running on a small alternate
+// stack (sigaltstack): the program sized it for its own handler, not for
+// ours on top. Our work needs a few KiB (a perf record copy, a call chain,
+// the delay engine); without the room, this signal's samples stay in the
+// perf ring for the next one and its delay is paid later.
+ANDWEORC_SIGNAL_SAFE bool on_small_altstack() {
+  stack_t ss;
+  if (raw_syscall(SYS_sigaltstack, 0, reinterpret_cast<long>(&ss)) != 0)
+    return false;
+  if (!(ss.ss_flags & SS_ONSTACK)) return false;
+  uintptr_t sp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  uintptr_t lo = reinterpret_cast<uintptr_t>(ss.ss_sp);
+  return sp < lo || sp - lo < 16 * 1024;
+}
+
 ANDWEORC_SIGNAL_SAFE void on_profiler_signal(int sig, siginfo_t* info,
                                              void* context) {
+  if (on_small_altstack()) return;
   int saved_errno = errno;
   ThreadState* s = current_thread();
   Origin origin = origin_of(info, s);
@@ -186,6 +202,10 @@ void install_flush_handlers() {
 bool managed_sigaction(int sig, const struct sigaction* act,
                        struct sigaction* old, int* rc) {
   if (sig <= 0 || sig >= NSIG) return false;
+  if (!is_deadly(sig) && sig != kProfilerSignal) return false;
+  // A vfork child shares our memory but not our dispositions: what it
+  // changes is its own (until it execs), never the parent's view.
+  if (!is_original_process()) return false;
   if (sig == kProfilerSignal && runtime_active()) {
     // The program may not take the profiler's signal; it sees its own view.
     if (old) *old = g_view[sig].action;

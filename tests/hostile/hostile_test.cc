@@ -185,8 +185,8 @@ TEST(Hostile, StrippedBinary) {
 // ---- item 9: a library loaded after start-up, then SIGKILL ----
 
 TEST(Hostile, DlopenedLibraryThenSigkill) {
-  Compared c = run_both(
-      cmd({program("dlopen_kill"), std::string(PROGRAMS_DIR) + "/hot_lib.so"}));
+  Compared c = run_both(cmd(
+      {program("dlopen_kill"), std::string(PROGRAMS_DIR) + "/libhot_lib.so"}));
   EXPECT_EQ(c.profiled.status, 128 + 9);
   EXPECT_NE(c.profile_text.find("hostile_plugin_hot_loop"), std::string::npos)
       << "the plugin's samples were not attributed to it";

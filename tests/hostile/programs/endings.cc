@@ -54,14 +54,22 @@ int main(int argc, char** argv) {
     pthread_create(&t, nullptr, exit_from_thread, nullptr);
     for (;;) pause();
   } else if (strcmp(how, "fork_exec") == 0 || strcmp(how, "vfork_exec") == 0) {
+    // The parent's own SIGPROF handler; the child resets it before exec
+    // (as posix_spawn implementations do), which must not touch ours.
+    signal(SIGPROF, on_usr1);
     pid_t pid = strcmp(how, "fork_exec") == 0 ? fork() : vfork();
     if (pid == 0) {
+      signal(SIGPROF, SIG_DFL);
       execl(argv[0], argv[0], "exec_child", (char*)nullptr);
       _exit(127);
     }
     int status = 0;
     waitpid(pid, &status, 0);
     printf("child status %d\n", WEXITSTATUS(status));
+    struct sigaction now;
+    sigaction(SIGPROF, nullptr, &now);
+    printf("parent's SIGPROF handler %s\n",
+           now.sa_handler == on_usr1 ? "kept" : "lost");
   } else if (strcmp(how, "exec_child") == 0) {
     note("exec child ran\n");
     return 4;
