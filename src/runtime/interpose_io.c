@@ -161,7 +161,12 @@ EXPORT int close_range(unsigned first, unsigned last, int flags) {
 
 EXPORT void closefrom(int lowfd) {
   if (lowfd < 0) lowfd = 0;
-  andweorc_close_range_guarded((unsigned)lowfd, ~0U, 0);
+  if (andweorc_close_range_guarded((unsigned)lowfd, ~0U, 0) == 0 ||
+      errno != ENOSYS)
+    return;
+  /* A kernel without close_range (< 5.9): one by one, as glibc would. */
+  long max = sysconf(_SC_OPEN_MAX);
+  for (long fd = lowfd; fd < max; ++fd) close((int)fd);
 }
 
 EXPORT int dup(int fd) {
