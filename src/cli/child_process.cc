@@ -3,10 +3,14 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 
@@ -41,6 +45,45 @@ std::vector<std::string> merged_environment(
   return out;
 }
 
+// How long to wait for the program's descendants (daemons, double forks)
+// once the program itself has exited: ANDWEORC_DESCENDANT_WAIT_S, default 10.
+double descendant_wait_s() {
+  if (const char* v = std::getenv("ANDWEORC_DESCENDANT_WAIT_S")) {
+    char* end = nullptr;
+    double s = std::strtod(v, &end);
+    if (end != v && s >= 0) return s;
+  }
+  return 10.0;
+}
+
+// We are the program's subreaper: its orphaned descendants become our
+// children. Reaps them until none is left or the wait runs out; returns how
+// many are still running.
+int wait_for_descendants(double limit_s) {
+  timespec start;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  for (;;) {
+    int status;
+    pid_t p = waitpid(-1, &status, WNOHANG);
+    if (p > 0) continue;
+    if (p < 0 && errno == EINTR) continue;
+    if (p < 0) return 0;  // ECHILD: no descendant left
+    timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double waited = double(now.tv_sec - start.tv_sec) +
+                    double(now.tv_nsec - start.tv_nsec) / 1e9;
+    if (waited >= limit_s) break;
+    timespec pause{0, 5 * 1000 * 1000};
+    nanosleep(&pause, nullptr);
+  }
+  // Still running: count our children (each one an orphaned subtree).
+  int left = 0;
+  siginfo_t info;
+  info.si_pid = 0;
+  if (waitid(P_ALL, 0, &info, WEXITED | WNOWAIT | WNOHANG) == 0) left = 1;
+  return left;
+}
+
 }  // namespace
 
 ChildResult run_child(const std::vector<std::string>& argv,
@@ -65,6 +108,9 @@ ChildResult run_child(const std::vector<std::string>& argv,
   sigemptyset(&sa.sa_mask);
   struct sigaction old[4];
   for (int i = 0; i < 4; ++i) sigaction(kForwarded[i], &sa, &old[i]);
+  // Descendants the program leaves behind (daemon(), double fork) become
+  // ours rather than init's, so that we can wait for their raw data.
+  prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 
   pid_t pid = fork();
   if (pid == 0) {
@@ -94,6 +140,17 @@ ChildResult run_child(const std::vector<std::string>& argv,
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   g_child_pid = 0;
+  if (n != sizeof exec_errno) {
+    double limit = descendant_wait_s();
+    result.descendants_left = wait_for_descendants(limit);
+    if (result.descendants_left > 0)
+      std::fprintf(stderr,
+                   "andweorc: processes started by the program were still "
+                   "running %g s after it exited; the profile holds their "
+                   "data so far (ANDWEORC_DESCENDANT_WAIT_S sets the wait)\n",
+                   limit);
+  }
+  prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
   for (int i = 0; i < 4; ++i) sigaction(kForwarded[i], &old[i], nullptr);
 
   if (n == sizeof exec_errno) {

@@ -16,9 +16,15 @@ struct ChildResult {
   std::string error;    // why it could not start (one line)
   int exit_status = 0;  // when it exited
   int signal = 0;       // when a signal killed it
+  // Processes the program started that were still running when the wait
+  // for them (ANDWEORC_DESCENDANT_WAIT_S, default 10 s) ran out; nonzero
+  // means some are left (their raw files may still grow).
+  int descendants_left = 0;
 };
 
-// `env` entries are "NAME=value" and replace same-named variables.
+// `env` entries are "NAME=value" and replace same-named variables. After the
+// program exits, waits (bounded) for the processes it left behind (we are
+// their subreaper), so that their raw data is complete when it is read.
 ChildResult run_child(const std::vector<std::string>& argv,
                       const std::vector<std::string>& env);
 

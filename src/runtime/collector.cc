@@ -35,6 +35,7 @@ void* collector_main(void*) {
     nanosleep(&ts, nullptr);
     // Only experiments use the CPU shares (the table exists only then).
     if (g_contention && address_table() != nullptr) update_contention();
+    raw_write_maps_if_changed();  // a dlopen since the last snapshot
     io_lock().lock();
     raw_drain_all_rings();
     if (++pass % kPassesPerSnapshot == 0) points_write_snapshot();
@@ -55,9 +56,15 @@ void collector_start() {
   real().pthread_sigmask(SIG_SETMASK, &all, &old);
   pthread_attr_t attr;
   pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, 64 * 1024);
-  g_running =
-      real().pthread_create(&g_thread, &attr, collector_main, nullptr) == 0;
+  // The program's static TLS (big thread_local arrays) lives on every
+  // thread's stack: when 64 KiB cannot hold it, pthread_create fails with
+  // EINVAL and no collector would ever run. Grow the stack until it fits.
+  for (size_t stack = 64 * 1024; !g_running && stack <= 256 * 1024 * 1024;
+       stack *= 4) {
+    pthread_attr_setstacksize(&attr, stack);
+    g_running =
+        real().pthread_create(&g_thread, &attr, collector_main, nullptr) == 0;
+  }
   pthread_attr_destroy(&attr);
   real().pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }

@@ -1,13 +1,27 @@
-/* internal_fds.h: which file descriptors connect threads of this program.
+/* internal_fds.h: which file descriptors connect threads of this program,
+ * and which are the profiler's own.
  *
- * A thread blocked reading a pipe, a socketpair or an eventfd that only this
- * program holds was woken by another of its threads, which paid its delays
- * before writing (post_block(1)); anything else (files, network sockets,
- * timers, terminals) is the outside world (post_block(0)). The interposed
- * pipe/pipe2/socketpair/eventfd mark their descriptors, close/dup keep the
- * marks right, and epoll sets remember whether any outside descriptor was
- * ever added. Marks are bits in fixed arrays: lock-free, no allocation,
- * descriptors past the arrays count as outside.
+ * Marks. A thread blocked reading a pipe, a socketpair or an eventfd that
+ * only this program holds was woken by another of its threads, which paid
+ * its delays before writing (post_block(1)); anything else (files, network
+ * sockets, timers, terminals) is the outside world (post_block(0)). The
+ * interposed pipe/pipe2/socketpair/eventfd mark their descriptors, close/dup
+ * keep the marks right, and epoll sets remember whether any outside
+ * descriptor was ever added. A fork clears every mark: a pipe that existed
+ * at fork time may now connect to the child, another process. Marks are
+ * bits in fixed arrays: lock-free, no allocation, descriptors past the
+ * arrays count as outside.
+ *
+ * Our own descriptors (the raw file, per-thread perf events, /proc reads).
+ * They are moved to high numbers (F_DUPFD_CLOEXEC just under RLIMIT_NOFILE,
+ * so out of FD_SETSIZE range and away from the low numbers programs expect
+ * open() to return) and guarded: the interposed close/closefrom/close_range
+ * treat them as never opened (EBADF / skipped), and dup2/dup3 onto one first
+ * moves ours to another number (evict). Each is registered with the address
+ * of the variable that holds it (its owner), which eviction updates; an
+ * owner flagged io_locked is only moved while io_lock is held, so a record
+ * being written can never land in the program's file. All functions here
+ * are async-signal-safe (syscalls and atomics only).
  */
 #ifndef ANDWEORC_RUNTIME_INTERNAL_FDS_H_
 #define ANDWEORC_RUNTIME_INTERNAL_FDS_H_
@@ -18,10 +32,40 @@ extern "C" {
 
 void andweorc_fd_mark(int fd, int internal);
 int andweorc_fd_internal(int fd);
+/* Forgets every mark (after fork: descriptors may be shared with a child). */
+void andweorc_fd_clear_marks(void);
 /* epoll sets: internal while every descriptor added to them is internal. */
 void andweorc_epoll_created(int epfd);
 void andweorc_epoll_added(int epfd, int fd);
 int andweorc_epoll_internal(int epfd);
+
+/* Takes fd as the profiler's: moves it to a high number (closing the
+ * original), guards it, stores the number in *owner and returns it. When
+ * no high number is free the original number is kept (still guarded). */
+int andweorc_fd_adopt(int fd, int* owner, int io_locked);
+/* Closes the descriptor in *owner if it is still ours; *owner becomes -1.
+ * Never closes a number the program has taken over. */
+void andweorc_fd_release(int* owner);
+/* True for a guarded descriptor. Waits while another thread is moving or
+ * closing it, so the answer is never about a half-done change. */
+int andweorc_fd_is_ours(int fd);
+/* The program wants number fd (dup2/dup3 onto it): moves ours elsewhere.
+ * Returns 1 when something was moved (the old number still holds a copy of
+ * our file until the caller's dup2 replaces it or it calls
+ * andweorc_fd_drop_copy), else 0. */
+int andweorc_fd_evict(int fd);
+/* Closes the stale copy an eviction left behind (the dup2 failed). */
+void andweorc_fd_drop_copy(int fd);
+/* Calls real close_range on [first, last] minus our descriptors. */
+int andweorc_close_range_guarded(unsigned first, unsigned last, int flags);
+/* Number of guarded descriptors (tests, notes). */
+int andweorc_fd_count_ours(void);
+
+/* False in a vfork child (runtime.cc). */
+int andweorc_is_original_process(void);
+/* io_lock for C (runtime.cc): a bounded try (a few ms, then 0) and release. */
+int andweorc_io_lock_bounded(void);
+void andweorc_io_unlock(void);
 
 #ifdef __cplusplus
 }

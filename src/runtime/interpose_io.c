@@ -14,7 +14,6 @@
  * that returns 0 was woken by another thread (FUTEX_WAKE), so it is credited.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <linux/futex.h>
 #include <poll.h>
@@ -30,71 +29,11 @@
 
 #include "runtime/blocking.h"
 #include "runtime/internal_fds.h"
+#include "runtime/real_functions.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
-#define REAL_FUNCTIONS(X)                                                      \
-  X(unsigned (*)(unsigned), sleep)                                             \
-  X(int (*)(useconds_t), usleep)                                               \
-  X(int (*)(const struct timespec*, struct timespec*), nanosleep)              \
-  X(int (*)(clockid_t, int, const struct timespec*, struct timespec*),         \
-    clock_nanosleep)                                                           \
-  X(int (*)(const sigset_t*, int*), sigwait)                                   \
-  X(int (*)(const sigset_t*, siginfo_t*), sigwaitinfo)                         \
-  X(int (*)(const sigset_t*, siginfo_t*, const struct timespec*),              \
-    sigtimedwait)                                                              \
-  X(ssize_t (*)(int, void*, size_t), read)                                     \
-  X(ssize_t (*)(int, const void*, size_t), write)                              \
-  X(ssize_t (*)(int, void*, size_t, int), recv)                                \
-  X(ssize_t (*)(int, void*, size_t, int, struct sockaddr*, socklen_t*),        \
-    recvfrom)                                                                  \
-  X(ssize_t (*)(int, struct msghdr*, int), recvmsg)                            \
-  X(ssize_t (*)(int, const void*, size_t, int), send)                          \
-  X(ssize_t (*)(int, const void*, size_t, int, const struct sockaddr*,         \
-                socklen_t),                                                    \
-    sendto)                                                                    \
-  X(ssize_t (*)(int, const struct msghdr*, int), sendmsg)                      \
-  X(int (*)(int, struct sockaddr*, socklen_t*), accept)                        \
-  X(int (*)(int, struct sockaddr*, socklen_t*, int), accept4)                  \
-  X(int (*)(struct pollfd*, nfds_t, int), poll)                                \
-  X(int (*)(struct pollfd*, nfds_t, const struct timespec*, const sigset_t*),  \
-    ppoll)                                                                     \
-  X(int (*)(int, fd_set*, fd_set*, fd_set*, struct timeval*), select)          \
-  X(int (*)(int, fd_set*, fd_set*, fd_set*, const struct timespec*,            \
-            const sigset_t*),                                                  \
-    pselect)                                                                   \
-  X(int (*)(int, struct epoll_event*, int, int), epoll_wait)                   \
-  X(int (*)(int, struct epoll_event*, int, int, const sigset_t*), epoll_pwait) \
-  X(long (*)(long, long, long, long, long, long, long), syscall)               \
-  X(int (*)(int[2]), pipe)                                                     \
-  X(int (*)(int[2], int), pipe2)                                               \
-  X(int (*)(int, int, int, int[2]), socketpair)                                \
-  X(int (*)(unsigned, int), eventfd)                                           \
-  X(int (*)(int, int, int), socket)                                            \
-  X(int (*)(int), close)                                                       \
-  X(int (*)(int), dup)                                                         \
-  X(int (*)(int, int), dup2)                                                   \
-  X(int (*)(int, int, int), dup3)                                              \
-  X(int (*)(int), epoll_create)                                                \
-  X(int (*)(int), epoll_create1)                                               \
-  X(int (*)(int, int, int, struct epoll_event*), epoll_ctl)
-
-#define DECLARE(type, name)                                    \
-  static __typeof__(type) real_##name;                         \
-  static inline __typeof__(type) get_##name(void) {            \
-    if (__builtin_expect(real_##name == NULL, 0))              \
-      real_##name = (__typeof__(type))dlsym(RTLD_NEXT, #name); \
-    return real_##name;                                        \
-  }
-REAL_FUNCTIONS(DECLARE)
-
-#define RESOLVE(type, name) \
-  real_##name = (__typeof__(type))dlsym(RTLD_NEXT, #name);
-__attribute__((constructor(101))) static void resolve_io_functions(void) {
-  REAL_FUNCTIONS(RESOLVE)
-}
-
-#define REAL(name) get_##name()
+#define REAL(name) (andweorc_real()->name)
 
 /* A blocking wait: pre_block before, post_block after (errno preserved). */
 static inline void wait_begin(void) { andweorc_rt_pre_block(); }
@@ -198,27 +137,70 @@ EXPORT int socket(int domain, int type, int protocol) {
   return fd;
 }
 
+/* Our own descriptors (internal_fds.h) look closed to the program: closing
+ * one fails with EBADF, as it would without the profiler. */
 EXPORT int close(int fd) {
-  andweorc_fd_mark(fd, 0);
+  if (andweorc_fd_is_ours(fd)) {
+    errno = EBADF;
+    return -1;
+  }
+  /* A vfork child closing its copy must not unmark the parent's. */
+  if (andweorc_fd_internal(fd) && andweorc_is_original_process())
+    andweorc_fd_mark(fd, 0);
   return REAL(close)(fd);
 }
 
+/* Daemons close everything above stderr: ours stay open. */
+EXPORT int close_range(unsigned first, unsigned last, int flags) {
+  if (first > last) {
+    errno = EINVAL;
+    return -1;
+  }
+  return andweorc_close_range_guarded(first, last, flags);
+}
+
+EXPORT void closefrom(int lowfd) {
+  if (lowfd < 0) lowfd = 0;
+  if (andweorc_close_range_guarded((unsigned)lowfd, ~0U, 0) == 0 ||
+      errno != ENOSYS)
+    return;
+  /* A kernel without close_range (< 5.9): one by one, as glibc would. */
+  long max = sysconf(_SC_OPEN_MAX);
+  for (long fd = lowfd; fd < max; ++fd) close((int)fd);
+}
+
 EXPORT int dup(int fd) {
+  if (andweorc_fd_is_ours(fd)) {
+    errno = EBADF;
+    return -1;
+  }
   int copy = REAL(dup)(fd);
   andweorc_fd_mark(copy, andweorc_fd_internal(fd));
   return copy;
 }
 
-EXPORT int dup2(int fd, int to) {
-  int copy = REAL(dup2)(fd, to);
+/* dup2/dup3 onto one of ours: ours moves to another number first, then the
+ * program gets exactly the number it asked for. */
+static int dup_onto(int fd, int to, int flags, int three) {
+  if (andweorc_fd_is_ours(fd)) {
+    errno = EBADF;
+    return -1;
+  }
+  int moved = fd != to && andweorc_fd_evict(to);
+  int copy = three ? REAL(dup3)(fd, to, flags) : REAL(dup2)(fd, to);
+  if (copy < 0 && moved) {
+    int saved = errno;
+    andweorc_fd_drop_copy(to); /* without us, `to` was not open */
+    errno = saved;
+  }
   andweorc_fd_mark(copy, andweorc_fd_internal(fd));
   return copy;
 }
 
+EXPORT int dup2(int fd, int to) { return dup_onto(fd, to, 0, 0); }
+
 EXPORT int dup3(int fd, int to, int flags) {
-  int copy = REAL(dup3)(fd, to, flags);
-  andweorc_fd_mark(copy, andweorc_fd_internal(fd));
-  return copy;
+  return dup_onto(fd, to, flags, 1);
 }
 
 EXPORT int epoll_create(int size) {
@@ -375,6 +357,33 @@ EXPORT ssize_t sendmsg(int fd, const struct msghdr* msg, int flags) {
   return REAL(sendmsg)(fd, msg, flags);
 }
 
+/* ---- syscall(): the guarded calls made by number ---- */
+
+/* close, close_range, dup2, dup3 by number get the same guard as the libc
+ * functions; rt_sigaction and rt_sigprocmask go to interpose_signals.cc.
+ * Returns 1 when the call was answered (*rc holds the syscall() result). */
+int andweorc_guard_signal_syscall(long number, long a1, long a2, long a3,
+                                  long a4, long* rc);
+static int andweorc_guard_syscall(long number, long a1, long a2, long a3,
+                                  long a4, long* rc) {
+  switch (number) {
+    case SYS_close:
+      *rc = close((int)a1);
+      return 1;
+    case SYS_close_range:
+      *rc = close_range((unsigned)a1, (unsigned)a2, (int)a3);
+      return 1;
+    case SYS_dup2:
+      *rc = dup2((int)a1, (int)a2);
+      return 1;
+    case SYS_dup3:
+      *rc = dup3((int)a1, (int)a2, (int)a3);
+      return 1;
+    default:
+      return andweorc_guard_signal_syscall(number, a1, a2, a3, a4, rc);
+  }
+}
+
 /* ---- futex through syscall() ---- */
 EXPORT long syscall(long number, ...) {
   va_list ap;
@@ -382,7 +391,11 @@ EXPORT long syscall(long number, ...) {
   long a1 = va_arg(ap, long), a2 = va_arg(ap, long), a3 = va_arg(ap, long);
   long a4 = va_arg(ap, long), a5 = va_arg(ap, long), a6 = va_arg(ap, long);
   va_end(ap);
-  if (number != SYS_futex) return REAL(syscall)(number, a1, a2, a3, a4, a5, a6);
+  if (number != SYS_futex) {
+    long rc = 0;
+    if (andweorc_guard_syscall(number, a1, a2, a3, a4, &rc)) return rc;
+    return REAL(syscall)(number, a1, a2, a3, a4, a5, a6);
+  }
   int op = (int)a2 & FUTEX_CMD_MASK;
   if (op == FUTEX_WAIT || op == FUTEX_WAIT_BITSET) {
     andweorc_rt_pre_block();

@@ -6,80 +6,22 @@
  *   may time out                        pre_block, call, post_block(rc == 0)
  *   wakes other threads                 catch_up, call
  *
- * Written in C: see blocking.h. Each real function is resolved once, in a
- * constructor that runs before the runtime's, or on first use if another
- * library calls us even earlier. The pthread_cond_* functions are resolved at
- * their current glibc version (GLIBC_2.3.2): plain dlsym could return the
- * 2.2.5 compatibility version, which uses a different condvar layout.
+ * Written in C: see blocking.h. The real functions come from the one table
+ * in real_functions.h.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <time.h>
 
 #include "runtime/blocking.h"
+#include "runtime/real_functions.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
-/* One line per interposed function: pointer type, name, glibc version. */
-#define REAL_FUNCTIONS(X)                                                    \
-  X(int (*)(pthread_t, void**), pthread_join, NULL)                          \
-  X(void (*)(void*), pthread_exit, NULL)                                     \
-  X(int (*)(pthread_mutex_t*), pthread_mutex_lock, NULL)                     \
-  X(int (*)(pthread_mutex_t*, const struct timespec*),                       \
-    pthread_mutex_timedlock, NULL)                                           \
-  X(int (*)(pthread_mutex_t*, clockid_t, const struct timespec*),            \
-    pthread_mutex_clocklock, NULL)                                           \
-  X(int (*)(pthread_mutex_t*), pthread_mutex_unlock, NULL)                   \
-  X(int (*)(pthread_cond_t*, pthread_mutex_t*), pthread_cond_wait,           \
-    "GLIBC_2.3.2")                                                           \
-  X(int (*)(pthread_cond_t*, pthread_mutex_t*, const struct timespec*),      \
-    pthread_cond_timedwait, "GLIBC_2.3.2")                                   \
-  X(int (*)(pthread_cond_t*, pthread_mutex_t*, clockid_t,                    \
-            const struct timespec*),                                         \
-    pthread_cond_clockwait, NULL)                                            \
-  X(int (*)(pthread_cond_t*), pthread_cond_signal, "GLIBC_2.3.2")            \
-  X(int (*)(pthread_cond_t*), pthread_cond_broadcast, "GLIBC_2.3.2")         \
-  X(int (*)(pthread_rwlock_t*), pthread_rwlock_rdlock, NULL)                 \
-  X(int (*)(pthread_rwlock_t*), pthread_rwlock_wrlock, NULL)                 \
-  X(int (*)(pthread_rwlock_t*, const struct timespec*),                      \
-    pthread_rwlock_timedrdlock, NULL)                                        \
-  X(int (*)(pthread_rwlock_t*, const struct timespec*),                      \
-    pthread_rwlock_timedwrlock, NULL)                                        \
-  X(int (*)(pthread_rwlock_t*, clockid_t, const struct timespec*),           \
-    pthread_rwlock_clockrdlock, NULL)                                        \
-  X(int (*)(pthread_rwlock_t*, clockid_t, const struct timespec*),           \
-    pthread_rwlock_clockwrlock, NULL)                                        \
-  X(int (*)(pthread_rwlock_t*), pthread_rwlock_unlock, NULL)                 \
-  X(int (*)(pthread_barrier_t*), pthread_barrier_wait, NULL)                 \
-  X(int (*)(sem_t*), sem_wait, NULL)                                         \
-  X(int (*)(sem_t*, const struct timespec*), sem_timedwait, NULL)            \
-  X(int (*)(sem_t*, clockid_t, const struct timespec*), sem_clockwait, NULL) \
-  X(int (*)(sem_t*), sem_post, NULL)
-
-static void* resolve(const char* name, const char* version) {
-  return version ? dlvsym(RTLD_NEXT, name, version) : dlsym(RTLD_NEXT, name);
-}
-
-#define DECLARE(type, name, version)                           \
-  static __typeof__(type) real_##name;                         \
-  static inline __typeof__(type) get_##name(void) {            \
-    if (__builtin_expect(real_##name == NULL, 0))              \
-      real_##name = (__typeof__(type))resolve(#name, version); \
-    return real_##name;                                        \
-  }
-REAL_FUNCTIONS(DECLARE)
-
-#define RESOLVE(type, name, version) \
-  real_##name = (__typeof__(type))resolve(#name, version);
-__attribute__((constructor(101))) static void resolve_sync_functions(void) {
-  REAL_FUNCTIONS(RESOLVE)
-}
-
-#define REAL(name) get_##name()
-#define REAL_V(name) get_##name()
+#define REAL(name) (andweorc_real()->name)
+#define REAL_V(name) REAL(name)
 
 /* ---- threads ---- */
 

@@ -25,6 +25,7 @@ void* thread_entry(void* p) {
   StartArgs args = *static_cast<StartArgs*>(p);
   free(p);
   ThreadState* s = register_current_thread();
+  if (s == nullptr) note_unprofiled_thread();  // the pool is full
   if (s != nullptr && args.has_creator)
     delay_engine().inherit(s->delay, args.creator);
   void* result = args.routine(args.arg);

@@ -12,6 +12,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
+
+#include "runtime/internal_fds.h"
 #include "runtime/raw_format.h"
 #include "runtime/sample_hook.h"
 #include "runtime/timer_sampler.h"
@@ -112,7 +115,10 @@ bool perf_start(ThreadState* s, uint64_t period_ns, int signal_number,
   timer_note_stack(s);
   if (!thread_usage(&s->switches_at_check, &s->cpu_at_check_ns))
     s->switches_at_check = s->cpu_at_check_ns = 0;
-  s->perf_fd = int(fd);
+  // A high, guarded number (internal_fds.h); s->perf_fd follows it if the
+  // program dup2s onto it.
+  andweorc_fd_adopt(int(fd), &s->perf_fd, 0);
+  fd = s->perf_fd;
   s->perf_page = static_cast<perf_event_mmap_page*>(mem);
   s->perf_mmap_bytes = bytes;
   ioctl(int(fd), PERF_EVENT_IOC_RESET, 0);
@@ -121,12 +127,15 @@ bool perf_start(ThreadState* s, uint64_t period_ns, int signal_number,
 }
 
 void perf_stop(ThreadState* s) {
-  int fd = __atomic_exchange_n(&s->perf_fd, -1, __ATOMIC_ACQ_REL);
+  int fd = __atomic_load_n(&s->perf_fd, __ATOMIC_ACQUIRE);
   if (fd < 0) return;
+  s->perf_stopping = true;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
   ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
   void* page = __atomic_exchange_n(&s->perf_page, nullptr, __ATOMIC_ACQ_REL);
   if (page != nullptr) munmap(page, s->perf_mmap_bytes);
-  close(fd);
+  // Closes the number only if it is still ours (internal_fds.h).
+  andweorc_fd_release(&s->perf_fd);
 }
 
 void perf_disable(ThreadState* s) {
@@ -214,7 +223,7 @@ ANDWEORC_SIGNAL_SAFE void perf_watch_switches(ThreadState* s) {
   // the event: even disabled, it keeps a perf context on the thread that
   // every context switch walks. The handler has just drained the ring.
   int fd = __atomic_load_n(&s->perf_fd, __ATOMIC_ACQUIRE);
-  if (fd < 0) return;
+  if (fd < 0 || s->perf_stopping) return;
   raw_syscall(SYS_ioctl, fd, PERF_EVENT_IOC_DISABLE, 0);
   if (!timer_start_from_handler(s, period_ns, g_signal)) {
     // No timer: keep perf rather than lose the thread's samples.
@@ -224,11 +233,12 @@ ANDWEORC_SIGNAL_SAFE void perf_watch_switches(ThreadState* s) {
   s->sampler = raw::kSamplerTimer;
   // As perf_stop: whoever takes fd/page first releases them (perf_stop may
   // be what this handler interrupted).
-  fd = __atomic_exchange_n(&s->perf_fd, -1, __ATOMIC_ACQ_REL);
   void* page = __atomic_exchange_n(&s->perf_page, nullptr, __ATOMIC_ACQ_REL);
   if (page != nullptr)
     raw_syscall(SYS_munmap, long(page), long(s->perf_mmap_bytes));
-  if (fd >= 0) raw_syscall(SYS_close, fd);
+  // Closes the number only if it is still ours (internal_fds.h: the program
+  // may have dup2'd onto it); async-signal-safe.
+  andweorc_fd_release(&s->perf_fd);
 }
 
 }  // namespace andweorc::runtime

@@ -7,6 +7,7 @@
 #include "andweorc/andweorc.h"
 #include "runtime/raw_format.h"
 #include "runtime/raw_writer.h"
+#include "runtime/runtime.h"
 #include "runtime/thread_state.h"
 
 namespace andweorc::runtime {
@@ -31,6 +32,12 @@ char g_names[64 * 1024];
 size_t g_names_used = 0;
 SpinLock g_registry_lock;
 uint64_t g_retired[kMaxPoints];
+// A thread's counts move from its live array into g_retired when it exits.
+// Readers sum both, so a read that overlaps a move could see the counts
+// twice or not at all, and the next delta (a later total minus this one)
+// would wrap to ~1.8e19. The move is bracketed by this sequence number
+// (odd while moving); readers retry until they saw none (a seqlock).
+uint64_t g_retire_seq = 0;
 
 // Free counter arrays, kept for reuse (threads come and go).
 uint64_t* g_free_arrays[kMaxThreads];
@@ -77,8 +84,11 @@ uint64_t* counters_allocate() {
   return mem == MAP_FAILED ? nullptr : static_cast<uint64_t*>(mem);
 }
 
-void counters_retire(uint64_t* counters) {
+void counters_retire(uint64_t** slot) {
+  uint64_t* counters = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
   if (counters == nullptr) return;
+  // Callers serialize (io_lock, or the only thread after fork).
+  __atomic_add_fetch(&g_retire_seq, 1, __ATOMIC_ACQ_REL);  // odd: moving
   for (int i = 1; i < kMaxPoints; ++i) {
     uint64_t v = __atomic_load_n(&counters[i], __ATOMIC_RELAXED);
     if (v != 0) {
@@ -86,6 +96,11 @@ void counters_retire(uint64_t* counters) {
       __atomic_store_n(&counters[i], 0, __ATOMIC_RELAXED);
     }
   }
+  // Still inside the window: a reader never sees the array gone while its
+  // counts are not yet in g_retired, nor the array reused by a new thread
+  // while this slot still points to it.
+  __atomic_store_n(slot, nullptr, __ATOMIC_RELEASE);
+  __atomic_add_fetch(&g_retire_seq, 1, __ATOMIC_RELEASE);  // even: done
   g_arrays_lock.lock();
   if (g_free_count < kMaxThreads) g_free_arrays[g_free_count++] = counters;
   g_arrays_lock.unlock();
@@ -94,6 +109,7 @@ void counters_retire(uint64_t* counters) {
 void counters_reset_all() {
   g_registry_lock.reset_after_fork();
   g_arrays_lock.reset_after_fork();
+  g_retire_seq = 0;
   memset(g_retired, 0, sizeof g_retired);
   for (int i = 1; i < g_point_count; ++i) g_points[i].coz.count = 0;
   for (int t = 0, n = thread_slot_count(); t < n; ++t) {
@@ -102,7 +118,7 @@ void counters_reset_all() {
   }
 }
 
-ANDWEORC_SIGNAL_SAFE uint64_t point_total(int i) {
+ANDWEORC_SIGNAL_SAFE uint64_t point_total_once(int i) {
   uint64_t total = __atomic_load_n(&g_retired[i], __ATOMIC_RELAXED) +
                    __atomic_load_n(&g_points[i].coz.count, __ATOMIC_RELAXED);
   for (int t = 0, n = thread_slot_count(); t < n; ++t) {
@@ -110,6 +126,24 @@ ANDWEORC_SIGNAL_SAFE uint64_t point_total(int i) {
     if (__atomic_load_n(&s->status, __ATOMIC_ACQUIRE) != kLive) continue;
     uint64_t* c = __atomic_load_n(&s->counters, __ATOMIC_ACQUIRE);
     if (c) total += __atomic_load_n(&c[i], __ATOMIC_RELAXED);
+  }
+  return total;
+}
+
+// A total no thread exit was half-way through (see g_retire_seq). Bounded:
+// from a signal handler that interrupted the mover itself the sequence
+// never settles, and the last (possibly inconsistent) read is returned.
+// Callers that hold io_lock (snapshots) never wait: movers hold it too.
+ANDWEORC_SIGNAL_SAFE uint64_t point_total(int i) {
+  uint64_t total = 0;
+  for (int attempt = 0; attempt < 100000; ++attempt) {
+    uint64_t before = __atomic_load_n(&g_retire_seq, __ATOMIC_ACQUIRE);
+    total = point_total_once(i);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (!(before & 1) &&
+        __atomic_load_n(&g_retire_seq, __ATOMIC_RELAXED) == before)
+      break;
+    if (attempt >= 100) raw_syscall(SYS_sched_yield);
   }
   return total;
 }
@@ -154,10 +188,20 @@ __attribute__((visibility("default"))) int andweorc_register_point(
   return andweorc::runtime::find_or_add(kind, name);
 }
 
+// Set in a thread the pool had no slot for: its hits are not counted, and
+// asking again on every hit would scan the whole pool under a lock.
+ANDWEORC_TLS bool t_no_slot = false;
+
 __attribute__((visibility("default"))) uint64_t* andweorc_thread_counters(
     void) {
   ThreadState* s = andweorc::runtime::current_thread();
-  if (s == nullptr) s = andweorc::runtime::register_current_thread();
+  if (s == nullptr && !t_no_slot) {
+    s = andweorc::runtime::register_current_thread();
+    if (s == nullptr) {
+      t_no_slot = true;
+      andweorc::runtime::note_unprofiled_thread();
+    }
+  }
   return s ? s->counters : nullptr;
 }
 

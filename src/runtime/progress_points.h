@@ -19,9 +19,10 @@ struct ThreadState;
 
 // Allocates a zeroed counter array for a thread (reused across threads).
 uint64_t* counters_allocate();
-// Adds a dying thread's counts to the retired totals and zeroes them.
-// Caller holds io_lock.
-void counters_retire(uint64_t* counters);
+// Adds a dying thread's counts (the array *slot points to) to the retired
+// totals, zeroes them and clears *slot, so that concurrent totals never miss
+// or double them. Caller holds io_lock.
+void counters_retire(uint64_t** slot);
 // After fork the child starts counting from zero.
 void counters_reset_all();
 

@@ -3,14 +3,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "runtime/internal_fds.h"
 #include "runtime/raw_format.h"
 #include "runtime/thread_state.h"
 
@@ -18,6 +19,17 @@ namespace andweorc::runtime {
 namespace {
 
 int g_fd = -1;
+// Bytes in the file (only we write it). Every record starts at a record
+// boundary: a write the disk cut short is truncated away again, so a torn
+// record is never followed by others (readers stop at a torn record).
+uint64_t g_offset = 0;
+// The file reached RLIMIT_FSIZE (reserve kept for the last words) or the
+// disk is full: nothing more is written.
+bool g_stopped = false;
+bool g_limit_noted = false;
+// Room kept under the file size limit for the note that says why the file
+// ends early, the last points snapshot and the end record.
+constexpr uint64_t kReserveBytes = 16 * 1024;
 // Staging for sample batches and maps text. Only touched under io_lock.
 alignas(8) uint8_t g_staging[64 * 1024];
 char g_maps[1 << 20];
@@ -37,19 +49,32 @@ bool raw_open(const char* data_dir, uint32_t sampler, uint64_t period_ns) {
     if (fd < 0) fd = memfd_create("andweorc-raw", MFD_CLOEXEC);
   }
   for (int seq = 0; seq < 1000 && fd < 0 && data_dir[0] != '\0'; ++seq) {
-    snprintf(path, sizeof path, "%s/raw-%d-%d%s", data_dir, pid, seq,
-             raw::kRawSuffix);
+    // <data_dir>/raw-<pid>-<seq>.awr, built without stdio: this object is
+    // checked to reference no unsafe symbol (signal_safety_check.sh).
+    size_t len = append_str(path, sizeof path, 0, data_dir);
+    len = append_str(path, sizeof path, len, "/raw-");
+    len += format_u64(uint64_t(pid), path + len, sizeof path - len - 1);
+    path[len] = '\0';
+    len = append_str(path, sizeof path, len, "-");
+    len += format_u64(uint64_t(seq), path + len, sizeof path - len - 1);
+    path[len] = '\0';
+    append_str(path, sizeof path, len, raw::kRawSuffix);
     fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_APPEND, 0600);
     if (fd < 0 && errno != EEXIST) return false;
   }
   if (fd < 0) return false;
-  g_fd = fd;
+  // A high, guarded number: the program can neither close it nor have its
+  // own files opened under it (internal_fds.h).
+  andweorc_fd_adopt(fd, &g_fd, 1);
+  g_offset = 0;
+  g_stopped = false;
+  g_limit_noted = false;
 
   raw::FileHeader fh{};
   memcpy(fh.magic, raw::kMagic, sizeof fh.magic);
   fh.version = raw::kRawVersion;
   fh.header_size = sizeof fh;
-  write_all(g_fd, &fh, sizeof fh);
+  if (write_all(g_fd, &fh, sizeof fh)) g_offset = sizeof fh;
 
   raw::ProcessRecord pr{};
   pr.pid = pid;
@@ -65,33 +90,77 @@ bool raw_open(const char* data_dir, uint32_t sampler, uint64_t period_ns) {
   return true;
 }
 
-void raw_close() {
-  if (g_fd >= 0) close(g_fd);
-  g_fd = -1;
-}
+void raw_close() { andweorc_fd_release(&g_fd); }
 
 ANDWEORC_SIGNAL_SAFE bool raw_is_open() { return g_fd >= 0; }
 
 int raw_fd() { return g_fd; }
 
-ANDWEORC_SIGNAL_SAFE void raw_write(uint32_t type, const void* a, size_t alen,
-                                    const void* b, size_t blen) {
-  if (g_fd < 0) return;
+namespace {
+
+// RLIMIT_FSIZE now (the program may change it), or ~0.
+ANDWEORC_SIGNAL_SAFE uint64_t file_size_limit() {
+  rlimit rl;
+  if (getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+    return ~0ull;
+  return rl.rlim_cur;
+}
+
+ANDWEORC_SIGNAL_SAFE void write_record(uint32_t type, const void* a,
+                                       size_t alen, const void* b, size_t blen,
+                                       bool last_words);
+
+// Past the file size limit the kernel would answer SIGXFSZ, which kills
+// the program: stop short of it, with a note while the reserve lasts.
+ANDWEORC_SIGNAL_SAFE bool fits(uint64_t total, bool last_words) {
+  uint64_t limit = file_size_limit();
+  if (limit == ~0ull) return true;
+  uint64_t usable = limit > kReserveBytes ? limit - kReserveBytes : 0;
+  if (g_offset + total <= usable) return true;
+  if (!g_limit_noted) {
+    g_limit_noted = true;
+    static const char kNote[] =
+        "raw data: the file size limit (ulimit -f) was reached; samples "
+        "after this point are missing from this process";
+    write_record(raw::kNote, kNote, sizeof kNote - 1, nullptr, 0, true);
+  }
+  return last_words && g_offset + total <= limit;
+}
+
+ANDWEORC_SIGNAL_SAFE void write_record(uint32_t type, const void* a,
+                                       size_t alen, const void* b, size_t blen,
+                                       bool last_words) {
+  if (g_fd < 0 || g_stopped) return;
   raw::RecordHeader h{type, uint32_t(alen + blen)};
   static const uint8_t kZeros[8] = {};
   size_t pad = raw::padded8(h.size) - h.size;
+  size_t total = sizeof h + alen + blen + pad;
+  if (!fits(total, last_words)) return;
   iovec iov[4] = {{&h, sizeof h},
                   {const_cast<void*>(a), alen},
                   {const_cast<void*>(b), blen},
                   {const_cast<uint8_t*>(kZeros), pad}};
-  size_t total = sizeof h + alen + blen + pad;
-  ssize_t n;
+  long n;
   do {
-    n = writev(g_fd, iov, 4);
-  } while (n < 0 && errno == EINTR);
-  // A short write to a regular file means the disk is full; the reader treats
-  // the torn record as the end of the file, so there is nothing to repair.
-  (void)total;
+    n = raw_syscall(SYS_writev, g_fd, reinterpret_cast<long>(iov), 4);
+  } while (n == -EINTR);
+  if (n == long(total)) {
+    g_offset += total;
+    return;
+  }
+  // Disk full (or cut short otherwise): take the torn record back out and
+  // write nothing more, so that everything before it stays readable.
+  raw_syscall(SYS_ftruncate, g_fd, long(g_offset));
+  g_stopped = true;
+}
+
+}  // namespace
+
+ANDWEORC_SIGNAL_SAFE void raw_write(uint32_t type, const void* a, size_t alen,
+                                    const void* b, size_t blen) {
+  // The end record and the final snapshot may use the reserve.
+  bool last_words = type == raw::kEnd || type == raw::kPoints;
+  write_record(type, a, alen, b, blen, last_words);
 }
 
 ANDWEORC_SIGNAL_SAFE void raw_write_note(const char* text) {
@@ -99,8 +168,12 @@ ANDWEORC_SIGNAL_SAFE void raw_write_note(const char* text) {
 }
 
 ANDWEORC_SIGNAL_SAFE void raw_write_maps() {
-  int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
+  // Guarded while open: a program thread closing everything meanwhile must
+  // not make us read (and move the offset of) a file of its own.
+  static int fd = -1;
+  int opened = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (opened < 0) return;
+  andweorc_fd_adopt(opened, &fd, 1);
   size_t len = 0;
   while (len < sizeof g_maps) {
     long n = raw_syscall(SYS_read, fd, long(g_maps + len),
@@ -109,7 +182,7 @@ ANDWEORC_SIGNAL_SAFE void raw_write_maps() {
     if (n <= 0) break;
     len += size_t(n);
   }
-  close(fd);
+  andweorc_fd_release(&fd);
   raw_write(raw::kMaps, g_maps, len);
 }
 

@@ -1,8 +1,11 @@
 // runtime.cc: start-up, sampler choice and shut-down of the in-process runtime.
 #include "runtime/runtime.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +15,7 @@
 #include "runtime/address_table.h"
 #include "runtime/collector.h"
 #include "runtime/coordinator_hook.h"
+#include "runtime/internal_fds.h"
 #include "runtime/perf_sampler.h"
 #include "runtime/progress_points.h"
 #include "runtime/raw_format.h"
@@ -45,6 +49,45 @@ bool g_shadowed = false;  // another copy of the runtime is first in line
 SpinLock g_start_lock;
 int g_pid = 0;
 SpinLock g_io_lock;
+// The process whose constructor started the coordinator thread: a fork
+// child inherits its flags but not the thread, and must not wait for it.
+int g_coordinator_pid = 0;
+// Threads that existed before our constructor ran (other libraries'
+// constructors start them under LD_PRELOAD); they are never registered.
+int g_threads_before_start = 0;
+// Threads that found the pool full (note_unprofiled_thread).
+uint64_t g_unprofiled_threads = 0;
+
+// Tries io_lock for up to 50 ms. For paths that may run in a signal handler
+// (_exit, exec, fork): the holder may be the very thread we interrupted.
+ANDWEORC_SIGNAL_SAFE bool lock_io_bounded() {
+  uint64_t deadline = monotonic_ns() + 50 * 1000 * 1000;
+  for (int i = 0;; ++i) {
+    if (g_io_lock.try_lock()) return true;
+    if ((i & 63) == 63 && monotonic_ns() > deadline) return false;
+    raw_syscall(SYS_sched_yield);
+  }
+}
+
+// Counts /proc/self/task entries other than the calling thread, with
+// getdents64 (no allocation). Before start-up only.
+int count_other_threads() {
+  int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  alignas(8) char buf[4096];
+  int count = 0;
+  for (;;) {
+    long n = raw_syscall(SYS_getdents64, fd, long(buf), long(sizeof buf));
+    if (n <= 0) break;
+    for (long pos = 0; pos < n;) {
+      auto* d = reinterpret_cast<dirent64*>(buf + pos);
+      if (d->d_name[0] >= '1' && d->d_name[0] <= '9') ++count;
+      pos += d->d_reclen;
+    }
+  }
+  close(fd);
+  return count > 0 ? count - 1 : 0;
+}
 
 void read_config() {
   const char* dir = getenv("ANDWEORC_DATA_DIR");
@@ -112,13 +155,19 @@ void choose_sampler(ThreadState* main_thread) {
   note_fallback(g_config.force_timer ? nullptr : step, error);
 }
 
-void on_fork_prepare() {
-  if (g_active) g_io_lock.lock();
-}
+// fork may be called from a signal handler that interrupted io_lock's
+// holder: the lock is only tried (bounded), never waited for.
+bool g_fork_locked = false;
+void on_fork_prepare() { g_fork_locked = g_active && lock_io_bounded(); }
 void on_fork_parent() {
-  if (g_active) g_io_lock.unlock();
+  if (g_fork_locked) g_io_lock.unlock();
+  g_fork_locked = false;
+  // Pipes and socketpairs that existed at the fork may now lead to the child
+  // (another process): a wake through them is the outside world's.
+  andweorc_fd_clear_marks();
 }
 void on_fork_child() {
+  andweorc_fd_clear_marks();
   if (!g_active) return;
   // The coordinator thread does not exist in the child: no experiment may
   // stay selected there, or its threads would be delayed forever. The child
@@ -127,8 +176,10 @@ void on_fork_child() {
   g_delay_engine.end_experiment();
   g_io_lock.reset_after_fork();
   g_pid = int(getpid());
-  thread_states_after_fork_child();
+  // Resets the progress-point locks before anything takes them (another
+  // thread of the parent may have held one at the fork).
   counters_reset_all();
+  thread_states_after_fork_child();
   raw_close();
   // A linked program's records live in a memory file only its Runner reads;
   // a child has no Runner, so it is not profiled.
@@ -163,6 +214,17 @@ bool start_runtime() {
     return false;
   }
   if (g_fallback_note[0] != '\0') raw_write_note(g_fallback_note);
+  remember_loaded_objects();
+  if (g_threads_before_start > 0) {
+    char note[400];
+    snprintf(note, sizeof note,
+             "threads: %d thread(s) were already running when the profiler "
+             "started (started by another library's constructor, e.g. a "
+             "thread pool); they are neither sampled nor delayed, so their "
+             "work is missing from this profile",
+             g_threads_before_start);
+    raw_write_note(note);
+  }
   raw_write_maps();
   raw::ThreadRecord tr{uint32_t(main_thread->tid), raw::kThreadStart,
                        monotonic_ns()};
@@ -197,7 +259,11 @@ __attribute__((constructor)) void andweorc_runtime_init() {
   }
   read_config();
   if (!g_config.enabled) return;
-  if (start_runtime()) coordinator_start();
+  g_threads_before_start = count_other_threads();
+  if (start_runtime()) {
+    g_coordinator_pid = g_pid;
+    coordinator_start();
+  }
 }
 
 __attribute__((destructor)) void andweorc_runtime_fini() { runtime_shutdown(); }
@@ -263,16 +329,64 @@ void disable_thread_sampler(ThreadState* s) {
 // holds io_lock.
 void write_final_records() {
   raw_drain_all_rings();
+  if (uint64_t n = __atomic_load_n(&g_unprofiled_threads, __ATOMIC_RELAXED)) {
+    char note[300] = "threads: ";
+    size_t len = strlen(note);
+    len += format_u64(n, note + len, sizeof note - len - 1);
+    note[len] = '\0';
+    append_str(note, sizeof note, len,
+               " thread(s) were neither sampled nor delayed and their "
+               "progress points not counted: more threads than the "
+               "profiler's pool holds were alive at once");
+    raw_write_note(note);
+  }
   points_write_snapshot();
   raw_write_maps();
   raw::EndRecord end{monotonic_ns()};
   raw_write(raw::kEnd, &end, sizeof end);
 }
 
+namespace {
+
+// dl_iterate_phdr's counts of objects ever loaded and unloaded at the last
+// maps snapshot (start-up's included).
+long long g_seen_adds = 0, g_seen_subs = 0;
+
+int read_dl_counts(dl_phdr_info* info, size_t, void* out) {
+  auto* counts = static_cast<long long*>(out);
+  counts[0] = static_cast<long long>(info->dlpi_adds);
+  counts[1] = static_cast<long long>(info->dlpi_subs);
+  return 1;  // the first object carries the process-wide counts
+}
+
+}  // namespace
+
+void remember_loaded_objects() {
+  long long counts[2] = {0, 0};
+  dl_iterate_phdr(read_dl_counts, counts);
+  g_seen_adds = counts[0];
+  g_seen_subs = counts[1];
+}
+
+void raw_write_maps_if_changed() {
+  long long counts[2] = {0, 0};
+  dl_iterate_phdr(read_dl_counts, counts);
+  if (counts[0] == g_seen_adds && counts[1] == g_seen_subs) return;
+  g_seen_adds = counts[0];
+  g_seen_subs = counts[1];
+  io_lock().lock();
+  raw_write_maps();
+  io_lock().unlock();
+}
+
+void note_unprofiled_thread() {
+  __atomic_add_fetch(&g_unprofiled_threads, 1, __ATOMIC_RELAXED);
+}
+
 void runtime_shutdown() {
   if (!runtime_active() || !is_original_process()) return;
   if (__atomic_exchange_n(&g_shut_down, true, __ATOMIC_ACQ_REL)) return;
-  coordinator_stop();
+  if (g_pid == g_coordinator_pid) coordinator_stop();
   collector_stop();
   stop_all_samplers();
   g_io_lock.lock();
@@ -280,6 +394,20 @@ void runtime_shutdown() {
   __atomic_store_n(&g_active, false, __ATOMIC_RELEASE);
   raw_close();
   g_io_lock.unlock();
+}
+
+ANDWEORC_SIGNAL_SAFE void runtime_shutdown_now() {
+  if (!runtime_active() || !is_original_process()) return;
+  if (__atomic_exchange_n(&g_shut_down, true, __ATOMIC_ACQ_REL)) return;
+  // No joins and no waiting: the process ends right after this, taking the
+  // collector and coordinator threads with it. An experiment still running
+  // is simply not recorded.
+  delay_engine().end_experiment();
+  stop_all_samplers();
+  bool locked = lock_io_bounded();
+  if (locked) write_final_records();
+  __atomic_store_n(&g_active, false, __ATOMIC_RELEASE);
+  if (locked) g_io_lock.unlock();
 }
 
 ANDWEORC_SIGNAL_SAFE void runtime_emergency_flush() {
@@ -301,9 +429,19 @@ void runtime_before_exec() {
   // The new image starts its own runtime and raw file; write everything this
   // one has. The file stays open (it is O_CLOEXEC) in case exec fails.
   if (!runtime_active() || !is_original_process()) return;
-  g_io_lock.lock();
+  if (!lock_io_bounded()) return;
   write_final_records();
   g_io_lock.unlock();
 }
 
 }  // namespace andweorc::runtime
+
+extern "C" {
+int andweorc_io_lock_bounded(void) {
+  return andweorc::runtime::lock_io_bounded() ? 1 : 0;
+}
+void andweorc_io_unlock(void) { andweorc::runtime::io_lock().unlock(); }
+int andweorc_is_original_process(void) {
+  return andweorc::runtime::is_original_process() ? 1 : 0;
+}
+}

@@ -57,9 +57,24 @@ void disable_thread_sampler(struct ThreadState* s);
 // Normal shutdown: stop sampling, drain, write totals, maps and the end
 // record, close the file. Idempotent; not signal-safe.
 void runtime_shutdown();
+// _exit/_Exit (possibly from a signal handler): no joins, no waiting; the
+// end record is written if io_lock can be had within a bounded time.
+ANDWEORC_SIGNAL_SAFE void runtime_shutdown_now();
 // Best effort from a fatal signal handler: drain and write what we have if
 // io_lock is free. Writes no end record.
 ANDWEORC_SIGNAL_SAFE void runtime_emergency_flush();
+
+// Writes a maps snapshot when a library was loaded or unloaded since the
+// last call (dlopen after start-up: its samples must be attributable even
+// if the process is then killed). Collector thread only; takes io_lock;
+// not signal-safe (dl_iterate_phdr).
+void raw_write_maps_if_changed();
+// Start-up: the objects the first maps snapshot holds.
+void remember_loaded_objects();
+
+// A thread the pool had no slot for (more than kMaxThreads at once): it is
+// neither sampled nor delayed; the count goes into the profile as a note.
+void note_unprofiled_thread();
 
 // Process lifecycle hooks used by the interposed functions.
 void runtime_before_exec();

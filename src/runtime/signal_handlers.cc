@@ -2,6 +2,7 @@
 #include "runtime/signal_handlers.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
@@ -34,11 +35,101 @@ struct AppView {
 };
 AppView g_view[NSIG];
 
-ANDWEORC_SIGNAL_SAFE void on_profiler_signal(int, siginfo_t* info,
+// The program's own mask for the profiler signal, per thread: the kernel
+// mask never blocks it (we need it), so a program SIGPROF that arrives
+// while the program believes it blocked is held here and delivered when
+// the program unblocks it, as the kernel would.
+ANDWEORC_TLS bool t_app_blocked = false;
+ANDWEORC_TLS bool t_app_pending = false;
+
+// Whose SIGPROF is this? Ours come from the thread's perf event (F_SETSIG:
+// a POLL_* band code) or its POSIX timer (SI_TIMER with its id). Anything
+// else (setitimer(ITIMER_PROF) is SI_KERNEL, kill/tgkill/sigqueue) is the
+// program's. A SI_TIMER of another timer is ours when stale (a thread's
+// deleted timer), unless the program has a handler to give it to.
+enum class Origin { kSample, kStale, kProgram };
+ANDWEORC_SIGNAL_SAFE Origin origin_of(const siginfo_t* info, ThreadState* s) {
+  if (info == nullptr) return Origin::kProgram;
+  if (info->si_code >= POLL_IN && info->si_code <= POLL_HUP)
+    return s != nullptr ? Origin::kSample : Origin::kStale;
+  if (info->si_code == SI_TIMER) {
+    if (s != nullptr && __atomic_load_n(&s->has_timer, __ATOMIC_ACQUIRE) &&
+        info->si_timerid == int(reinterpret_cast<intptr_t>(s->timer)))
+      return Origin::kSample;
+    const struct sigaction& a = g_view[kProfilerSignal].action;
+    bool has_handler = (a.sa_flags & SA_SIGINFO)
+                           ? a.sa_sigaction != nullptr
+                           : a.sa_handler != SIG_DFL && a.sa_handler != SIG_IGN;
+    return has_handler ? Origin::kProgram : Origin::kStale;
+  }
+  return Origin::kProgram;
+}
+
+// Gives a SIGPROF of the program's own to the disposition it set: its
+// handler (with its sa_mask), nothing (SIG_IGN), or death (SIG_DFL, whose
+// action for SIGPROF is to terminate).
+ANDWEORC_SIGNAL_SAFE void deliver_to_program(int sig, siginfo_t* info,
                                              void* context) {
+  if (t_app_blocked) {
+    t_app_pending = true;
+    return;
+  }
+  struct sigaction act = g_view[sig].action;
+  if (act.sa_flags & SA_RESETHAND) {
+    g_view[sig].action.sa_handler = SIG_DFL;
+    g_view[sig].action.sa_flags &= ~SA_SIGINFO;
+  }
+  bool info_handler = (act.sa_flags & SA_SIGINFO) != 0;
+  if (!info_handler && act.sa_handler == SIG_IGN) return;
+  if (!info_handler && act.sa_handler == SIG_DFL) {
+    runtime_emergency_flush();
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    real().sigaction(sig, &dfl, nullptr);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    real().pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+    syscall(SYS_tgkill, getpid(), current_tid(), sig);
+    return;
+  }
+  sigset_t mask = act.sa_mask, old;
+  if (act.sa_flags & SA_NODEFER) sigdelset(&mask, sig);
+  real().pthread_sigmask(SIG_BLOCK, &mask, &old);
+  if (info_handler)
+    act.sa_sigaction(sig, info, context);
+  else
+    act.sa_handler(sig);
+  real().pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+// True when this signal interrupted a handler running on a small alternate
+// stack (sigaltstack): the program sized it for its own handler, not for
+// ours on top. Our work needs a few KiB (a perf record copy, a call chain,
+// the delay engine); without the room, this signal's samples stay in the
+// perf ring for the next one and its delay is paid later.
+ANDWEORC_SIGNAL_SAFE bool on_small_altstack() {
+  stack_t ss;
+  if (raw_syscall(SYS_sigaltstack, 0, reinterpret_cast<long>(&ss)) != 0)
+    return false;
+  if (!(ss.ss_flags & SS_ONSTACK)) return false;
+  uintptr_t sp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  uintptr_t lo = reinterpret_cast<uintptr_t>(ss.ss_sp);
+  return sp < lo || sp - lo < 16 * 1024;
+}
+
+ANDWEORC_SIGNAL_SAFE void on_profiler_signal(int sig, siginfo_t* info,
+                                             void* context) {
+  if (on_small_altstack()) return;
   int saved_errno = errno;
   ThreadState* s = current_thread();
-  if (s != nullptr && runtime_active()) {
+  Origin origin = origin_of(info, s);
+  if (origin == Origin::kProgram) {
+    errno = saved_errno;
+    deliver_to_program(sig, info, context);
+    saved_errno = errno;
+  } else if (origin == Origin::kSample && runtime_active()) {
     if (!s->has_timer) {
       perf_drain(s);
       perf_watch_switches(s);
@@ -47,7 +138,7 @@ ANDWEORC_SIGNAL_SAFE void on_profiler_signal(int, siginfo_t* info,
       // signal its event queued before it was disabled: drain, and take a
       // timer sample only for the timer's own signals.
       if (s->perf_page != nullptr) perf_drain(s);
-      if (info == nullptr || info->si_code == SI_TIMER)
+      if (info->si_code == SI_TIMER)
         timer_sample(s, static_cast<const ucontext_t*>(context));
     }
     after_samples(s);  // may sleep: this is where other threads are delayed
@@ -118,6 +209,10 @@ void install_flush_handlers() {
 bool managed_sigaction(int sig, const struct sigaction* act,
                        struct sigaction* old, int* rc) {
   if (sig <= 0 || sig >= NSIG) return false;
+  if (!is_deadly(sig) && sig != kProfilerSignal) return false;
+  // A vfork child shares our memory but not our dispositions: what it
+  // changes is its own (until it execs), never the parent's view.
+  if (!is_original_process()) return false;
   if (sig == kProfilerSignal && runtime_active()) {
     // The program may not take the profiler's signal; it sees its own view.
     if (old) *old = g_view[sig].action;
@@ -151,6 +246,23 @@ bool managed_sigaction(int sig, const struct sigaction* act,
   if (old) *old = previous;
   *rc = 0;
   return true;
+}
+
+void program_mask_changed(int how, const sigset_t* set) {
+  if (set == nullptr || !runtime_active()) return;
+  bool member = sigismember(set, kProfilerSignal) == 1;
+  if (how == SIG_BLOCK && member) t_app_blocked = true;
+  if (how == SIG_UNBLOCK && member) t_app_blocked = false;
+  if (how == SIG_SETMASK) t_app_blocked = member;
+  if (!t_app_blocked && t_app_pending) {
+    t_app_pending = false;
+    syscall(SYS_tgkill, getpid(), current_tid(), kProfilerSignal);
+  }
+}
+
+void program_view_of_mask(sigset_t* old) {
+  if (old == nullptr || !runtime_active()) return;
+  if (t_app_blocked) sigaddset(old, kProfilerSignal);
 }
 
 const sigset_t* without_profiler_signal(int how, const sigset_t* set,

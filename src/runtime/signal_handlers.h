@@ -22,6 +22,14 @@ void install_flush_handlers();
 bool managed_sigaction(int sig, const struct sigaction* act,
                        struct sigaction* old, int* rc);
 
+// After the program changed its mask (sigprocmask & co.): remembers whether
+// it blocks the profiler signal in this thread, and delivers a program
+// SIGPROF held back meanwhile once it unblocks it.
+void program_mask_changed(int how, const sigset_t* set);
+// Puts the profiler signal back into a mask returned to the program when
+// the program believes it blocked.
+void program_view_of_mask(sigset_t* old);
+
 // Removes the profiler signal from a mask the program is about to install.
 // Returns `set` itself when unchanged, else `scratch`.
 const sigset_t* without_profiler_signal(int how, const sigset_t* set,

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <sys/mman.h>
 
+#include "runtime/internal_fds.h"
 #include "runtime/progress_points.h"
 #include "runtime/raw_format.h"
 #include "runtime/raw_writer.h"
@@ -106,9 +107,7 @@ void unregister_current_thread() {
     raw::ThreadRecord tr{uint32_t(s->tid), raw::kThreadExit, monotonic_ns()};
     raw_write(raw::kThread, &tr, sizeof tr);
   }
-  uint64_t* counters = s->counters;
-  __atomic_store_n(&s->counters, nullptr, __ATOMIC_RELEASE);
-  counters_retire(counters);
+  counters_retire(&s->counters);
   t_state = nullptr;
   __atomic_store_n(&s->status, kFree, __ATOMIC_RELEASE);
   io_lock().unlock();
@@ -125,19 +124,16 @@ void thread_states_after_fork_child() {
     perf_event_mmap_page* page = s->perf_page;
     if (page) munmap(page, s->perf_mmap_bytes);
     s->perf_page = nullptr;
-    if (s->perf_fd >= 0) close(s->perf_fd);
-    s->perf_fd = -1;
+    andweorc_fd_release(&s->perf_fd);
     s->has_timer = false;  // POSIX timers are not inherited across fork
     if (s->ring.ready()) s->ring.init(s->ring_memory, kRingBytes);
-    counters_retire(s->counters);
-    s->counters = nullptr;
+    counters_retire(&s->counters);
     s->status = kFree;
   }
   if (self != nullptr) {
     if (self->perf_page) munmap(self->perf_page, self->perf_mmap_bytes);
     self->perf_page = nullptr;
-    if (self->perf_fd >= 0) close(self->perf_fd);
-    self->perf_fd = -1;
+    andweorc_fd_release(&self->perf_fd);
     self->has_timer = false;
     self->ring.init(self->ring_memory, kRingBytes);
     self->tid = current_tid();

@@ -29,6 +29,10 @@ struct ThreadState {
   uint32_t sampler = 0;  // raw::SamplerKind actually in use for this thread
   // perf sampler
   int perf_fd = -1;
+  // Set by perf_stop before it releases perf_fd: the sampler switch in this
+  // thread's handler must then leave the event alone (releasing it from a
+  // handler that interrupted perf_stop's own release would wait forever).
+  bool perf_stopping = false;
   perf_event_mmap_page* perf_page = nullptr;
   size_t perf_mmap_bytes = 0;
   // perf -> timer switch (perf_sampler.h, perf_watch_switches)
