@@ -5,6 +5,7 @@
 // warning that says what was lost). Cases that check one specific defect
 // say which.
 #include <gtest/gtest.h>
+#include <sys/mount.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -201,6 +202,22 @@ TEST(Hostile, FileSizeLimitIsNotExceeded) {
   ASSERT_TRUE(c.profile.ok());
   for (const auto& p : c.profile.profile->processes)
     EXPECT_TRUE(p.clean_exit) << "the end record did not fit";
+}
+
+// A data directory on a full disk: the program is unaffected and the
+// profile holds what fit (a write cut short is truncated away).
+TEST(Hostile, FullDiskForTheDataDirectory) {
+  std::string small = make_temp_dir();
+  if (mount("tmpfs", small.c_str(), "tmpfs", 0, "size=96k") != 0) {
+    remove_tree(small);
+    GTEST_SKIP() << "cannot mount a small tmpfs here (needs root)";
+  }
+  RunSpec spec = cmd({program("big_tls")});
+  spec.env = {"TMPDIR=" + small};
+  Compared c = run_both(spec);
+  umount(small.c_str());
+  remove_tree(small);
+  EXPECT_GT(samples(c), 0u);
 }
 
 // ---- items 3, 10, 11: threads the profiler cannot take care of ----
