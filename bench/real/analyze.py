@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""analyze.py: reads andweorc profiles for bench/real/validate.sh.
+
+  analyze.py truncate PROFILE.json SECONDS OUT.json
+      keeps the experiments that ended within SECONDS of experiment time
+      (cumulative experiment durations, in run order: the time the
+      experiments had, start-up excluded)
+  analyze.py experiment-time PROFILE.json
+      prints the cumulative experiment time in seconds
+  analyze.py top REPORT.json [N]
+      prints the top N (default 3) lines of the first throughput point of
+      `andweorc report --format json` output, one per line:
+      FILE:LINE<TAB>FUNCTION<TAB>IMPACT [LOW, HIGH]<TAB>VERDICT
+  analyze.py significant REPORT.json
+      prints how many lines are significant (first throughput point)
+  analyze.py field PROFILE.json PATH
+      prints a field, e.g. run.duration_s"""
+import json
+import os
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def first_point(report):
+    points = report.get("analysis", {}).get("points", [])
+    for p in points:
+        if p.get("kind") == "throughput":
+            return p
+    return points[0] if points else {"lines": [], "experiments": 0}
+
+
+def short(path):
+    parts = path.split("/")
+    return "/".join(parts[-2:]) if len(parts) > 1 else path
+
+
+def fmt(x):
+    return "null" if x is None else f"{x:.3f}"
+
+
+def main():
+    cmd = sys.argv[1]
+    if cmd == "truncate":
+        prof = load(sys.argv[2])
+        limit, kept, t = float(sys.argv[3]), [], 0.0
+        for e in prof.get("experiments", []):
+            t += e.get("duration_s", 0.0)
+            if t > limit:
+                break
+            kept.append(e)
+        prof["experiments"] = kept
+        with open(sys.argv[4], "w") as f:
+            json.dump(prof, f)
+    elif cmd == "experiment-time":
+        prof = load(sys.argv[2])
+        print(f"{sum(e.get('duration_s', 0.0) for e in prof.get('experiments', [])):.1f}")
+    elif cmd == "top":
+        n = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+        lines = sorted(first_point(load(sys.argv[2])).get("lines", []),
+                       key=lambda m: m.get("rank", 1 << 30))
+        for m in lines[:n]:
+            print(f"{short(m['file'])}:{m['line']}\t{m.get('function', '')[:40]}\t"
+                  f"{fmt(m.get('impact'))} [{fmt(m.get('ci_low'))}, {fmt(m.get('ci_high'))}]"
+                  f" n={m.get('experiments')}\t{m.get('verdict')}")
+    elif cmd == "significant":
+        p = first_point(load(sys.argv[2]))
+        print(sum(1 for m in p.get("lines", []) if m.get("significant")))
+    elif cmd == "field":
+        v = load(sys.argv[2])
+        for k in sys.argv[3].split("."):
+            v = v[int(k)] if isinstance(v, list) else v[k]
+        print(v)
+    else:
+        sys.exit(f"unknown command {cmd}")
+
+
+if __name__ == "__main__":
+    main()
