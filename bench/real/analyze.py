@@ -13,6 +13,12 @@
       FILE:LINE<TAB>FUNCTION<TAB>IMPACT [LOW, HIGH]<TAB>VERDICT
   analyze.py significant REPORT.json
       prints how many lines are significant (first throughput point)
+  analyze.py region FOLDED PROFILE.json FUNCTION
+      prints the samples whose stack contains FUNCTION (inclusive) per visit
+      of the first throughput point (FOLDED: `andweorc report --format folded`)
+  analyze.py impact REPORT.json FUNCTION
+      prints "IMPACT LOW HIGH" of the best-ranked line or function entry of
+      FUNCTION (first throughput point)
   analyze.py field PROFILE.json PATH
       prints a field, e.g. run.duration_s"""
 import json
@@ -69,6 +75,24 @@ def main():
     elif cmd == "significant":
         p = first_point(load(sys.argv[2]))
         print(sum(1 for m in p.get("lines", []) if m.get("significant")))
+    elif cmd == "region":
+        func, inside = sys.argv[4], 0
+        with open(sys.argv[2]) as f:
+            for row in f:
+                stack, _, count = row.rstrip("\n").rpartition(" ")
+                if func in stack.split(";"):
+                    inside += int(count)
+        points = [p for p in load(sys.argv[3]).get("points", []) if p.get("kind") == "throughput"]
+        visits = points[0]["visits"] if points else 0
+        print(f"{inside / visits:.6f}" if visits else "nan")
+    elif cmd == "impact":
+        lines = sorted((m for m in first_point(load(sys.argv[2])).get("lines", [])
+                        if m.get("function") == sys.argv[3] and m.get("impact") is not None),
+                       key=lambda m: m.get("rank", 1 << 30))
+        if not lines:
+            sys.exit(f"no impact for {sys.argv[3]}")
+        m = lines[0]
+        print(m["impact"], m["ci_low"], m["ci_high"], f"{short(m['file'])}:{m['line']}", m.get("granularity"))
     elif cmd == "field":
         v = load(sys.argv[2])
         for k in sys.argv[3].split("."):

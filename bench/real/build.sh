@@ -48,7 +48,9 @@ build_zstd() {
 
 build_leveldb() {
   local dir; dir=$(prepare_tree leveldb "$(build_name leveldb)")
-  cmake -S "$dir" -B "$dir/obj" -DCMAKE_BUILD_TYPE=None \
+  # C++17: the C++ part of <andweorc/andweorc.h> (labels) needs it; LevelDB's
+  # own default is C++11.
+  cmake -S "$dir" -B "$dir/obj" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_STANDARD=17 \
     -DCMAKE_CXX_FLAGS="$REAL_CFLAGS -DNDEBUG" -DCMAKE_C_FLAGS="$REAL_CFLAGS -DNDEBUG" \
     -DLEVELDB_BUILD_TESTS=OFF -DLEVELDB_BUILD_BENCHMARKS=ON -DLEVELDB_INSTALL=OFF >&2
   nice -n 15 make -s -j2 -C "$dir/obj" db_bench >&2

@@ -35,17 +35,18 @@ median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[
 
 # Started servers and runs are stopped on exit, whatever happens.
 PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done; sleep 1;
+cleanup() { for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done; sleep 1;
             for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# stop_after PID SECONDS: SIGINT to PID (andweorc forwards it to the program)
+# stop_after PID SECONDS: SIGTERM to PID (andweorc forwards it to the program;
+# SIGINT would not do: background jobs of a script start with SIGINT ignored)
 # after SECONDS unless it ended; then waits at most 60 s more.
 stop_after() {
   local pid=$1 end=$(( $(date +%s) + $2 ))
   while kill -0 "$pid" 2>/dev/null && [ "$(date +%s)" -lt "$end" ]; do sleep 0.5; done
-  kill -INT "$pid" 2>/dev/null
+  kill -TERM "$pid" 2>/dev/null
   local i; for i in $(seq 120); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
   kill -KILL "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
@@ -57,7 +58,7 @@ stop_after() {
 # long_P PROFILE SECONDS (a profile run of SECONDS).
 
 ZSTD_LEVEL=${ZSTD_LEVEL:-3}
-ZSTD_COPIES=${ZSTD_COPIES:-24}        # 24 x 64 MiB ~ 10 s at 150 MB/s
+ZSTD_COPIES=${ZSTD_COPIES:-8}         # 8 x 64 MiB: ~4 s on 2 idle cores
 setup_zstd() {
   ZSTD=$(bash "$here/build.sh" zstd ${BUILD_PATCH:+"$BUILD_PATCH"} | tail -1) || return 1
   INPUT="$REAL_DIR/data/text-64m.txt"
