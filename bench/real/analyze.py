@@ -14,11 +14,14 @@
   analyze.py significant REPORT.json
       prints how many lines are significant (first throughput point)
   analyze.py region FOLDED PROFILE.json FUNCTION
-      prints the samples whose stack contains FUNCTION (inclusive) per visit
+      prints the samples whose stack has a frame whose name contains FUNCTION
+      (inclusive; FUNCTION may be a prefix shared by a function and the
+      copies it was inlined into) per visit
       of the first throughput point (FOLDED: `andweorc report --format folded`)
   analyze.py impact REPORT.json FUNCTION
-      prints "IMPACT LOW HIGH" of the best-ranked line or function entry of
-      FUNCTION (first throughput point)
+      prints "IMPACT LOW HIGH WHERE GRANULARITY" of the entry whose function
+      name contains FUNCTION: a function-granularity entry first, then the
+      best-ranked line (first throughput point)
   analyze.py field PROFILE.json PATH
       prints a field, e.g. run.duration_s"""
 import json
@@ -80,15 +83,15 @@ def main():
         with open(sys.argv[2]) as f:
             for row in f:
                 stack, _, count = row.rstrip("\n").rpartition(" ")
-                if func in stack.split(";"):
+                if any(func in frame for frame in stack.split(";")):
                     inside += int(count)
         points = [p for p in load(sys.argv[3]).get("points", []) if p.get("kind") == "throughput"]
         visits = points[0]["visits"] if points else 0
         print(f"{inside / visits:.6f}" if visits else "nan")
     elif cmd == "impact":
         lines = sorted((m for m in first_point(load(sys.argv[2])).get("lines", [])
-                        if m.get("function") == sys.argv[3] and m.get("impact") is not None),
-                       key=lambda m: m.get("rank", 1 << 30))
+                        if sys.argv[3] in m.get("function", "") and m.get("impact") is not None),
+                       key=lambda m: (m.get("granularity") != "function", m.get("rank", 1 << 30)))
         if not lines:
             sys.exit(f"no impact for {sys.argv[3]}")
         m = lines[0]

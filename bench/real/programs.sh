@@ -64,7 +64,7 @@ long_zstd() {
   local pid=$!; PIDS+=("$pid"); stop_after "$pid" "$2"
 }
 
-LEVELDB_NUM=${LEVELDB_NUM:-1000000}   # rows per thread for the overhead runs
+LEVELDB_NUM=${LEVELDB_NUM:-200000}    # rows per thread for the overhead runs
 setup_leveldb() {
   DB_BENCH=$(bash "$here/build.sh" leveldb ${BUILD_PATCH:+"$BUILD_PATCH"} | tail -1) || return 1
   DB_DIR="$REAL_DIR/data/leveldb-db"
