@@ -34,7 +34,8 @@ echo "== case study: $prog, $(basename "$patch"), region $func ($(date -u +%H:%M
 if [ -z "${PROFILE:-}" ]; then
   PROFILE="$dir/base-function.json"
   printf -v "$bin" %s "$base"
-  RUN_ARGS=(--granularity function) "long_$prog" "$PROFILE" "$PROFILE_SECONDS"
+  RUN_ARGS=(--granularity function)
+  "long_$prog" "$PROFILE" "$PROFILE_SECONDS"
 fi
 "$ANDWEORC" report "$PROFILE" --format json >"$dir/base.report.json" 2>/dev/null
 read -r impact low high where gran < <(python3 "$here/analyze.py" impact "$dir/base.report.json" "$func") ||

@@ -45,7 +45,7 @@ setup_zstd() {
   [ -f "$INPUT" ] || { mkdir -p "$REAL_DIR/data"; python3 "$here/gen_text.py" "$INPUT" 64; }
   cat "$INPUT" >/dev/null    # into the page cache
 }
-zstd_cmd() { local n=$1 i; echo "$ZSTD" -T2 -"$ZSTD_LEVEL" -q -c; for ((i = 0; i < n; i++)); do echo "$INPUT"; done; }
+zstd_cmd() { local n=$1 i; printf "%s\n" "$ZSTD" -T2 "-$ZSTD_LEVEL" -q -c; for ((i = 0; i < n; i++)); do echo "$INPUT"; done; }
 fixed_zstd() {   # prints MB/s of input compressed
   local mode=$1 out=$2 t0 t1 secs
   mapfile -t cmd < <(zstd_cmd "$ZSTD_COPIES")
