@@ -57,7 +57,7 @@ done
 mtb=$(median "${tb[@]}"); mtn=$(median "${tn[@]}"); mrb=$(median "${rb[@]}"); mrn=$(median "${rn[@]}")
 s=$(echo "1 - $mrn / $mrb" | bc -l)
 measured=$(echo "100 * (1 - $mtb / $mtn)" | bc -l)
-printf -- "-- region speed-up s = 1 - %.4f/%.4f = %.1f%%\n" "$mrn" "$mrb" "$(echo "100 * $s" | bc -l)"
+printf -- "-- region speed-up s = 1 - %.6f/%.6f = %.1f%%\n" "$mrn" "$mrb" "$(echo "100 * $s" | bc -l)"
 printf -- "-- predicted program speed-up: impact x s = %.1f%% (95%% interval %.1f%% .. %.1f%%)\n" \
   "$(echo "100 * $impact * $s" | bc -l)" "$(echo "100 * $low * $s" | bc -l)" "$(echo "100 * $high * $s" | bc -l)"
 printf -- "-- measured program speed-up (time per unit of work saved, median of %d native runs): %.1f%% (throughput %.1f -> %.1f)\n" \
