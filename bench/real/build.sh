@@ -60,8 +60,8 @@ build_leveldb() {
 build_memcached() {
   local dir; dir=$(prepare_tree memcached "$(build_name memcached)")
   if [ ! -f "$dir/Makefile" ]; then
-    (cd "$dir" && [ -x configure ] || autoreconf -fi >&2
-     cd "$dir" && ./configure -q CFLAGS="$REAL_CFLAGS" >&2)
+    (cd "$dir" && { [ -x configure ] || autoreconf -fi >&2; } &&
+      ./configure -q CFLAGS="$REAL_CFLAGS" >&2)
   fi
   nice -n 15 make -s -j2 -C "$dir" memcached >&2
   # The load generator (loopback, bounded in requests and time).

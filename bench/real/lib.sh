@@ -37,7 +37,12 @@ LIST
 real_fetch_source() {
   local pkg=$1 dest="$REAL_DIR/src/$1"
   real_enable_deb_src
-  command -v dpkg-source >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dpkg-dev >&2
+  # Tools the scripts themselves use (build-dep does not pull all of them).
+  local tools=(dpkg-dev build-essential cmake patch bc jq python3) missing=() t
+  for t in "${tools[@]}"; do
+    dpkg-query -W -f='${Status}' "$t" 2>/dev/null | grep -q "install ok installed" || missing+=("$t")
+  done
+  ((${#missing[@]} == 0)) || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
   DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -qq "$pkg" >&2
   if ! ls -d "$dest"/*/ >/dev/null 2>&1; then
     mkdir -p "$dest"
