@@ -7,7 +7,9 @@
 #    taken from a profile of the base build (PROFILE=..., or a new one of
 #    PROFILE_SECONDS with --granularity function);
 #  - the measured program speed-up: 1 - base/patched native throughput
-#    (time per unit of work saved), interleaved runs, median of REPS.
+#    (time per unit of work saved), interleaved runs, median of REPS; and,
+#    as a figure less sensitive to a shared machine's load, the CPU time
+#    per unit of work (all samples per visit of the sampling-only runs).
 #
 #   bash bench/real/case-study.sh zstd|leveldb|memcached PATCH FUNCTION
 set -uo pipefail
@@ -42,7 +44,7 @@ read -r impact low high where gran < <(python3 "$here/analyze.py" impact "$dir/b
   { echo "no impact for $func in $PROFILE"; exit 1; }
 echo "-- impact of $func ($gran, $where) in $PROFILE: $impact [$low, $high]"
 
-tb=() tn=() rb=() rn=()
+tb=() tn=() rb=() rn=() cb=() cn=()
 for ((i = 1; i <= REPS; i++)); do
   for side in base new; do
     printf -v "$bin" %s "${!side}"
@@ -50,9 +52,11 @@ for ((i = 1; i <= REPS; i++)); do
     y=$("fixed_$prog" --no-experiments "$dir/$side.json")
     "$ANDWEORC" report "$dir/$side.json" --format folded >"$dir/$side.folded" 2>/dev/null
     r=$(python3 "$here/analyze.py" region "$dir/$side.folded" "$dir/$side.json" "$func")
-    if [ "$side" = base ]; then tb+=("$x"); rb+=("$r"); else tn+=("$x"); rn+=("$r"); fi
+    c=$(python3 "$here/analyze.py" region "$dir/$side.folded" "$dir/$side.json" "")
+    if [ "$side" = base ]; then tb+=("$x"); rb+=("$r"); cb+=("$c"); else tn+=("$x"); rn+=("$r"); cn+=("$c"); fi
   done
-  echo "   rep $i: throughput base ${tb[-1]} patched ${tn[-1]}; region samples/visit base ${rb[-1]} patched ${rn[-1]} ($(load))"
+  echo "   rep $i: throughput base ${tb[-1]} patched ${tn[-1]}; region samples/visit base ${rb[-1]} patched ${rn[-1]};" \
+    "all samples/visit base ${cb[-1]} patched ${cn[-1]} ($(load))"
 done
 mtb=$(median "${tb[@]}"); mtn=$(median "${tn[@]}"); mrb=$(median "${rb[@]}"); mrn=$(median "${rn[@]}")
 s=$(echo "1 - $mrn / $mrb" | bc -l)
@@ -62,4 +66,7 @@ printf -- "-- predicted program speed-up: impact x s = %.1f%% (95%% interval %.1
   "$(echo "100 * $impact * $s" | bc -l)" "$(echo "100 * $low * $s" | bc -l)" "$(echo "100 * $high * $s" | bc -l)"
 printf -- "-- measured program speed-up (time per unit of work saved, median of %d native runs): %.1f%% (throughput %.1f -> %.1f)\n" \
   "$REPS" "$measured" "$mtb" "$mtn"
+mcb=$(median "${cb[@]}"); mcn=$(median "${cn[@]}")
+printf -- "-- CPU time per unit of work (all samples per visit, median): %.6f -> %.6f, %.1f%% less\n" \
+  "$mcb" "$mcn" "$(echo "100 * (1 - $mcn / $mcb)" | bc -l)"
 echo "   (logs and profiles: $dir)"
