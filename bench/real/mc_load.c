@@ -21,7 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static int port = 11311, threads = 2, depth = 16, keys = 10000, value_bytes = 100;
+static int port = 11311, threads = 2, depth = 16, keys = 10000,
+           value_bytes = 100;
 static int set_percent = 10;
 static long long max_requests = 10000000;
 static double max_seconds = 10;
@@ -37,7 +38,8 @@ static int connect_server(void) {
   struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   if (fd < 0 || connect(fd, (struct sockaddr*)&a, sizeof a) != 0) {
-    fprintf(stderr, "mc_load: cannot connect to 127.0.0.1:%d: %s\n", port, strerror(errno));
+    fprintf(stderr, "mc_load: cannot connect to 127.0.0.1:%d: %s\n", port,
+            strerror(errno));
     exit(1);
   }
   int one = 1;
@@ -50,7 +52,8 @@ static void send_all(int fd, const char* buf, size_t len) {
     ssize_t n = write(fd, buf, len);
     if (n <= 0) {
       if (n < 0 && errno == EINTR) continue;
-      fprintf(stderr, "mc_load: write failed: %s\n", n < 0 ? strerror(errno) : "closed");
+      fprintf(stderr, "mc_load: write failed: %s\n",
+              n < 0 ? strerror(errno) : "closed");
       exit(1);
     }
     buf += n;
@@ -73,7 +76,8 @@ static void read_replies(int fd, reader_t* r, int want) {
       if ((line == 5 && memcmp(r->buf, "END", 3) == 0) ||
           (line == 8 && memcmp(r->buf, "STORED", 6) == 0))
         --want;
-      else if (memcmp(r->buf, "ERROR", 5) == 0 || memcmp(r->buf, "SERVER_ERROR", 12) == 0 ||
+      else if (memcmp(r->buf, "ERROR", 5) == 0 ||
+               memcmp(r->buf, "SERVER_ERROR", 12) == 0 ||
                memcmp(r->buf, "CLIENT_ERROR", 12) == 0) {
         fprintf(stderr, "mc_load: server said %.*s", (int)line, r->buf);
         exit(1);
@@ -89,7 +93,8 @@ static void read_replies(int fd, reader_t* r, int want) {
     ssize_t n = read(fd, r->buf + r->len, sizeof r->buf - r->len);
     if (n <= 0) {
       if (n < 0 && errno == EINTR) continue;
-      fprintf(stderr, "mc_load: read failed: %s\n", n < 0 ? strerror(errno) : "closed");
+      fprintf(stderr, "mc_load: read failed: %s\n",
+              n < 0 ? strerror(errno) : "closed");
       exit(1);
     }
     r->len += (size_t)n;
@@ -119,10 +124,13 @@ static void* worker(void* arg) {
     int batch = depth;
     if (quota - w->done < batch) batch = (int)(quota - w->done);
     for (int i = 0; i < batch; ++i) {
-      rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;  /* xorshift64 */
+      rng ^= rng << 13;
+      rng ^= rng >> 7;
+      rng ^= rng << 17; /* xorshift64 */
       int key = (int)(rng % (uint64_t)keys);
       if ((int)((rng >> 32) % 100) < set_percent)
-        len += (size_t)sprintf(out + len, "set key:%d 0 0 %d\r\n%s\r\n", key, value_bytes, value);
+        len += (size_t)sprintf(out + len, "set key:%d 0 0 %d\r\n%s\r\n", key,
+                               value_bytes, value);
       else
         len += (size_t)sprintf(out + len, "get key:%d\r\n", key);
     }
@@ -140,22 +148,41 @@ int main(int argc, char** argv) {
   int c;
   while ((c = getopt(argc, argv, "p:t:d:n:s:k:v:w:")) != -1) {
     switch (c) {
-      case 'p': port = atoi(optarg); break;
-      case 't': threads = atoi(optarg); break;
-      case 'd': depth = atoi(optarg); break;
-      case 'n': max_requests = atoll(optarg); break;
-      case 's': max_seconds = atof(optarg); break;
-      case 'k': keys = atoi(optarg); break;
-      case 'v': value_bytes = atoi(optarg); break;
-      case 'w': set_percent = atoi(optarg); break;
+      case 'p':
+        port = atoi(optarg);
+        break;
+      case 't':
+        threads = atoi(optarg);
+        break;
+      case 'd':
+        depth = atoi(optarg);
+        break;
+      case 'n':
+        max_requests = atoll(optarg);
+        break;
+      case 's':
+        max_seconds = atof(optarg);
+        break;
+      case 'k':
+        keys = atoi(optarg);
+        break;
+      case 'v':
+        value_bytes = atoi(optarg);
+        break;
+      case 'w':
+        set_percent = atoi(optarg);
+        break;
       default:
-        fprintf(stderr, "usage: mc_load [-p PORT] [-t THREADS] [-d DEPTH] [-n REQUESTS] "
-                        "[-s SECONDS] [-k KEYS] [-v VALUE_BYTES] [-w SET_PERCENT]\n");
+        fprintf(
+            stderr,
+            "usage: mc_load [-p PORT] [-t THREADS] [-d DEPTH] [-n REQUESTS] "
+            "[-s SECONDS] [-k KEYS] [-v VALUE_BYTES] [-w SET_PERCENT]\n");
         return 2;
     }
   }
-  if (threads < 1 || threads > 64 || depth < 1 || depth > 256 || keys < 1 || value_bytes < 1 ||
-      value_bytes > 4096 || max_seconds <= 0 || max_seconds > 3600 || max_requests < threads) {
+  if (threads < 1 || threads > 64 || depth < 1 || depth > 256 || keys < 1 ||
+      value_bytes < 1 || value_bytes > 4096 || max_seconds <= 0 ||
+      max_seconds > 3600 || max_requests < threads) {
     fprintf(stderr, "mc_load: an option is out of range\n");
     return 2;
   }
@@ -173,6 +200,7 @@ int main(int argc, char** argv) {
     total += w[i].done;
   }
   double secs = now() - start;
-  printf("requests %lld seconds %.3f requests_per_sec %.0f\n", total, secs, total / secs);
+  printf("requests %lld seconds %.3f requests_per_sec %.0f\n", total, secs,
+         total / secs);
   return 0;
 }
