@@ -65,6 +65,10 @@ __attribute__((noinline, cold, unused)) static void andweorc_hit_slow_(
   static andweorc_register_fn_ reg;
   static andweorc_counters_fn_ counters;
   static int looked_up;
+  /* Declarations first: C90-minded builds (-Wdeclaration-after-statement)
+   * include this header too. */
+  int id;
+  uint64_t* slot;
   if (!__atomic_load_n(&looked_up, __ATOMIC_ACQUIRE)) {
     if (dlsym) {
       /* RTLD_DEFAULT is ((void*)0) in glibc. */
@@ -74,7 +78,7 @@ __attribute__((noinline, cold, unused)) static void andweorc_hit_slow_(
     }
     __atomic_store_n(&looked_up, 1, __ATOMIC_RELEASE);
   }
-  int id = __atomic_load_n(&site->id, __ATOMIC_RELAXED);
+  id = __atomic_load_n(&site->id, __ATOMIC_RELAXED);
   if (id == 0) {
     id = (reg && counters) ? reg(site->kind, site->name) : -1;
     if (id <= 0) id = -1;
@@ -83,7 +87,7 @@ __attribute__((noinline, cold, unused)) static void andweorc_hit_slow_(
   if (id < 0) return;
   if (!andweorc_tls_counters_) andweorc_tls_counters_ = counters();
   if (!andweorc_tls_counters_) return;
-  uint64_t* slot = &andweorc_tls_counters_[id];
+  slot = &andweorc_tls_counters_[id];
   __atomic_store_n(slot, *slot + 1, __ATOMIC_RELAXED);
 }
 
@@ -92,8 +96,8 @@ __attribute__((noinline, cold, unused)) static void andweorc_hit_slow_(
 __attribute__((always_inline, unused)) static inline void andweorc_hit_(
     andweorc_site_t* site) {
   int id = __atomic_load_n(&site->id, __ATOMIC_RELAXED);
-  if (__builtin_expect(id < 0, 0)) return; /* runtime absent */
   uint64_t* counters = andweorc_tls_counters_;
+  if (__builtin_expect(id < 0, 0)) return; /* runtime absent */
   if (__builtin_expect(id > 0 && counters != 0, 1)) {
     uint64_t* slot = &counters[id];
     __atomic_store_n(slot, *slot + 1, __ATOMIC_RELAXED);
@@ -233,18 +237,21 @@ void andweorc_label_release(uint32_t index);
 __attribute__((unused)) static inline void andweorc_label_init(
     andweorc_label_t* l, const char* key, const char* value) {
   typedef void* (*acquire_fn)(const char*, const char*, uint32_t*);
-  ANDWEORC_LOOKUP_(acquire_fn, "andweorc_label_acquire", acquire)
-  size_t klen = key ? strlen(key) : 0, vlen = value ? strlen(value) : 0;
-  memset(l, 0, sizeof *l);
-  l->text = (char*)malloc(klen + vlen + 2);
-  if (l->text) {
-    memcpy(l->text, key ? key : "", klen);
-    l->text[klen] = '=';
-    memcpy(l->text + klen + 1, value ? value : "", vlen);
-    l->text[klen + vlen + 1] = 0;
+  ANDWEORC_LOOKUP_(acquire_fn, "andweorc_label_acquire",
+                   acquire) { /* a block: declarations first, for
+                                 -Wdeclaration-after-statement */
+    size_t klen = key ? strlen(key) : 0, vlen = value ? strlen(value) : 0;
+    memset(l, 0, sizeof *l);
+    l->text = (char*)malloc(klen + vlen + 2);
+    if (l->text) {
+      memcpy(l->text, key ? key : "", klen);
+      l->text[klen] = '=';
+      memcpy(l->text + klen + 1, value ? value : "", vlen);
+      l->text[klen + vlen + 1] = 0;
+    }
+    if (acquire)
+      l->trampoline = (andweorc_trampoline_t_)acquire(key, value, &l->index);
   }
-  if (acquire)
-    l->trampoline = (andweorc_trampoline_t_)acquire(key, value, &l->index);
 }
 
 /* Gives the trampoline back. No apply of `l` may be running. */
@@ -273,6 +280,9 @@ __attribute__((noinline, cold, unused)) static void andweorc_label_point_slow_(
   for (int i = 0; i < ANDWEORC_LABEL_POINTS; ++i) {
     andweorc_label_point_t_* p = &l->points[i];
     const char* n = __atomic_load_n(&p->name, __ATOMIC_ACQUIRE);
+    size_t nlen, tlen;
+    char* full;
+    int id;
     if (n != 0 && p->site.kind == kind && strcmp(n, name) == 0) {
       andweorc_hit_(&p->site);
       return;
@@ -280,9 +290,10 @@ __attribute__((noinline, cold, unused)) static void andweorc_label_point_slow_(
     if (n != 0 || __atomic_exchange_n(&p->claimed, 1, __ATOMIC_ACQ_REL))
       continue; /* taken (maybe being filled by another thread) */
     /* "name{key=value}": the runtime copies it, so it may be freed. */
-    size_t nlen = strlen(name), tlen = l->text ? strlen(l->text) : 0;
-    char* full = (char*)malloc(nlen + tlen + 3);
-    int id = -1;
+    nlen = strlen(name);
+    tlen = l->text ? strlen(l->text) : 0;
+    full = (char*)malloc(nlen + tlen + 3);
+    id = -1;
     if (full && reg) {
       memcpy(full, name, nlen);
       full[nlen] = '{';
@@ -363,6 +374,9 @@ class LatencyScope {
   andweorc_site_t* end_;
 };
 
+/* Label needs C++17 (if constexpr, invoke_result); C++11/14 code has the
+ * progress points, LatencyScope and the C label API. */
+#if __cplusplus >= 201703L
 /* A label for the samples of work done through apply (see the C API above).
  *
  *   andweorc::Label label("endpoint", "search");   // binds a trampoline
@@ -456,6 +470,7 @@ class Label {
   }
   mutable andweorc_label_t label_;
 };
+#endif /* __cplusplus >= 201703L */
 
 }  // namespace andweorc
 
