@@ -206,13 +206,40 @@ void install_flush_handlers() {
   }
 }
 
+// Signals whose handler we installed with the profiler's signal added to
+// its mask (see managed_sigaction); the program's view does not show it.
+bool g_prof_masked[NSIG];
+
 bool managed_sigaction(int sig, const struct sigaction* act,
                        struct sigaction* old, int* rc) {
   if (sig <= 0 || sig >= NSIG) return false;
-  if (!is_deadly(sig) && sig != kProfilerSignal) return false;
   // A vfork child shares our memory but not our dispositions: what it
   // changes is its own (until it execs), never the parent's view.
   if (!is_original_process()) return false;
+  // A program handler that runs on an alternate stack (SA_ONSTACK) runs
+  // with the profiler's signal blocked: the program sized that stack for
+  // its own handler, and a sample's signal frame nested on it (the kernel
+  // writes 1-3 KiB of register state before our handler can step aside)
+  // overflows a small one. The sample waits until the handler returns.
+  struct sigaction shielded;
+  const bool shield = sig != kProfilerSignal && act != nullptr &&
+                      (act->sa_flags & SA_ONSTACK) &&
+                      sigismember(&act->sa_mask, kProfilerSignal) == 0;
+  const bool was_shielded = g_prof_masked[sig];
+  if (shield) {
+    shielded = *act;
+    sigaddset(&shielded.sa_mask, kProfilerSignal);
+  }
+  const struct sigaction* to_kernel = shield ? &shielded : act;
+  if (!is_deadly(sig) && sig != kProfilerSignal) {
+    if (!shield && !was_shielded) return false;
+    *rc = real().sigaction(sig, to_kernel, old);
+    if (*rc == 0) {
+      if (old && was_shielded) sigdelset(&old->sa_mask, kProfilerSignal);
+      if (act) g_prof_masked[sig] = shield;
+    }
+    return true;
+  }
   if (sig == kProfilerSignal && runtime_active()) {
     // The program may not take the profiler's signal; it sees its own view.
     if (old) *old = g_view[sig].action;
@@ -229,17 +256,21 @@ bool managed_sigaction(int sig, const struct sigaction* act,
     *rc = -1;
     return true;
   }
+  if (!was_managed && was_shielded)
+    sigdelset(&previous.sa_mask, kProfilerSignal);
   if (act != nullptr) {
     bool wants_default =
         !(act->sa_flags & SA_SIGINFO) && act->sa_handler == SIG_DFL;
     if (wants_default) {
       if (!was_managed) install_flush_handler(sig);
+      g_prof_masked[sig] = false;
     } else {
-      if (real().sigaction(sig, act, nullptr) != 0) {
+      if (real().sigaction(sig, to_kernel, nullptr) != 0) {
         *rc = -1;
         return true;
       }
       g_view[sig].managed = false;
+      g_prof_masked[sig] = shield;
     }
     g_view[sig].action = *act;
   }
