@@ -34,10 +34,13 @@ run_tests() {
 }
 
 # -Werror here only: users' compilers may warn about things g++ 12 does not.
+# ThreadSanitizer builds of the runtime's lock-free unit tests (rings, delay
+# engine, address table, progress-point totals against thread exits) run in
+# this pass too (ctest label tsan).
 scripts/build.sh -DANDWEORC_BUILD_TESTS=ON -DANDWEORC_BUILD_BENCH=ON \
-  -DANDWEORC_SANITIZE= -DANDWEORC_WERROR=ON
-# The suites that measure the runtime's causal accuracy must be there.
-for suite in Experiments Runner; do
+  -DANDWEORC_SANITIZE= -DANDWEORC_WERROR=ON -DANDWEORC_TSAN_UNIT_TESTS=ON
+# The suites that measure the runtime (causal accuracy, TSan) must be there.
+for suite in Experiments Runner tsan; do
   if ! (cd build && ctest -N -R "^$suite\." | grep -q "Total Tests: [1-9]"); then
     echo "test.sh: no $suite.* tests in build/" >&2
     exit 1
