@@ -2,6 +2,7 @@
 #include "cli/progress_display.h"
 
 #include <fmt/format.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -131,13 +132,14 @@ std::string ProgressDisplay::stopped_because() const {
   return stopped_because_;
 }
 
-void ProgressDisplay::request_stop(const std::string& why) {
+void ProgressDisplay::request_stop(const std::string& why, double now_s) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!stopped_because_.empty()) return;
     stopped_because_ = why;
   }
-  if (o_.stop_program) o_.stop_program(why);
+  stop_requested_s_ = now_s;
+  if (o_.stop_program) o_.stop_program(SIGINT);
 }
 
 void ProgressDisplay::loop() {
@@ -176,10 +178,17 @@ void ProgressDisplay::loop() {
       }
       if (o_.until_stable && s.state != planner::ConvergenceState::kRunning)
         request_stop(experiments::convergence_text(
-            experiments::to_profile(s, tracker.options())));
+                         experiments::to_profile(s, tracker.options())),
+                     state.elapsed_s);
     }
     if (o_.max_time_s > 0 && state.elapsed_s >= o_.max_time_s)
-      request_stop(fmt::format("--max-time {:.0f}s reached", o_.max_time_s));
+      request_stop(fmt::format("--max-time {:g}s reached", o_.max_time_s),
+                   state.elapsed_s);
+    if (stop_requested_s_ >= 0 && !escalated_ &&
+        state.elapsed_s >= stop_requested_s_ + o_.escalate_after_s) {
+      escalated_ = true;
+      if (o_.stop_program) o_.stop_program(SIGTERM);
+    }
     // \r and erase-line: the status always redraws over itself.
     if (o_.draw) {
       write_all(o_.fd,

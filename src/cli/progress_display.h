@@ -60,8 +60,11 @@ struct MonitorOptions {
   bool until_stable = false;  // stop when the state is stable or flat
   double max_time_s = 0;      // stop after this long; 0: never
   double warn_after_s = 2;    // when to check that points are reached
-  // Asks the program to stop (once), with the reason for the user.
-  std::function<void(const std::string& why)> stop_program;
+  // Asks the program to stop: first SIGINT, then, if it still runs
+  // escalate_after_s later (SIGINT is ignored by jobs a script starts in
+  // the background), SIGTERM.
+  std::function<void(int signal)> stop_program;
+  double escalate_after_s = 3;
 };
 
 class ProgressDisplay {
@@ -77,13 +80,15 @@ class ProgressDisplay {
 
  private:
   void loop();
-  void request_stop(const std::string& why);
+  void request_stop(const std::string& why, double now_s);
 
   MonitorOptions o_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   bool stopping_ = false;
   std::string stopped_because_;
+  double stop_requested_s_ = -1;
+  bool escalated_ = false;
   std::thread thread_;
 };
 

@@ -214,9 +214,9 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   mo.until_stable = o.until_stable;
   mo.max_time_s = max_time_ns ? double(*max_time_ns) / 1e9 : 0;
   // SIGINT, as Ctrl-C: the runtime writes its records and the program may
-  // shut down cleanly.
-  mo.stop_program = [](const std::string&) {
-    if (int pid = running_child_pid(); pid > 0) kill(pid, SIGINT);
+  // shut down cleanly; SIGTERM if it ignores that.
+  mo.stop_program = [](int sig) {
+    if (int pid = running_child_pid(); pid > 0) kill(pid, sig);
   };
   std::optional<ProgressDisplay> progress;
   if (mo.draw || mo.until_stable || mo.max_time_s > 0 ||
@@ -354,13 +354,15 @@ CommandRunner add_run_command(CLI::App& app,
                 "accumulate in it")
       ->group(causal);
   cmd->add_flag("--until-stable", o->until_stable,
-                "Stop the program (SIGINT) once the answer is stable: the "
+                "Stop the program (SIGINT, then SIGTERM) once the answer is "
+                "stable: the "
                 "leader has not changed for 20 experiments and every other "
                 "region is below it or tied with it; or flat: no region can "
                 "matter")
       ->group(causal);
   cmd->add_option("--max-time", o->max_time,
-                  "Stop the program (SIGINT) after this long, e.g. 60s")
+                  "Stop the program (SIGINT, then SIGTERM) after this long, "
+                  "e.g. 60s")
       ->group(causal);
   cmd->add_option("--experiment-time", o->experiment_time,
                   "Initial length of an experiment; then set from the "

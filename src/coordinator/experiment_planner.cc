@@ -22,7 +22,7 @@ ExperimentPlanner::ExperimentPlanner(PlannerOptions options, uint64_t seed)
       std::remove_if(options_.levels.begin(), options_.levels.end(),
                      [](int s) { return s <= 0 || s > 100; }),
       options_.levels.end());
-  if (options_.levels.empty()) options_.levels = {20, 40, 60};
+  if (options_.levels.empty()) options_.levels = {25, 50, 75};
 }
 
 std::optional<Plan> ExperimentPlanner::next(

@@ -8,7 +8,7 @@
 //  P1 experiments come in blocks of two back-to-back halves on the same
 //     region, one at 0% and one at s%, in random order, so slow drift
 //     cancels in the block's difference (paired_blocks.h);
-//  P2 s cycles over a few large levels (default 20, 40, 60%; one level with
+//  P2 s cycles over a few large levels (default 25, 50, 75%; one level with
 //     a fixed speed-up): large enough for a small variance of the slope,
 //     several so that a saturating curve shows;
 //  P3 candidates are the regions with at least min_sample_share of the
@@ -35,12 +35,12 @@
 namespace andweorc::planner {
 
 struct PlannerOptions {
-  std::vector<int> levels = {20, 40, 60};  // nonzero speed-ups, percent
+  std::vector<int> levels = {25, 50, 75};  // nonzero speed-ups, percent
   int fixed_speedup = -1;                  // >= 0: the only s of P2
   uint64_t initial_length_ns = 200000000;
   uint64_t min_length_ns = 50000000;
   uint64_t max_length_ns = 4000000000ull;
-  double target_visits = 200;
+  double target_visits = 50;
   size_t max_regions = 16;
   double min_sample_share = 0.01;
   ConvergenceOptions convergence;

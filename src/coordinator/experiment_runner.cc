@@ -114,7 +114,7 @@ std::vector<planner::Candidate> ExperimentRunner::candidates() {
     planner::Candidate& c = by_key[key];
     c.region = key;
     c.samples += s;
-    if (!region_ids_.count(key) || s > best[key]) {
+    if (s > best[key]) {
       region_ids_[key] = id;
       best[key] = s;
     }
