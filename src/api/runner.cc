@@ -121,6 +121,9 @@ void run_schedule(Job* job) {
   for (int s : c.speedups)
     if (s > 0) po.levels.push_back(s);
   po.max_regions = size_t(c.max_lines);
+  // round_duration is the length the caller asked for: a floor, not only a
+  // start (a program with a fast point would otherwise get 50 ms rounds).
+  po.min_length_ns = cc.experiment_ns;
   planner::ExperimentPlanner plan(po, seed);
   coordinator::ExperimentRunner runner(cc, *cat, runtime::delay_engine());
   // Each sped-up experiment of the budget comes with its paired baseline.
