@@ -1,6 +1,7 @@
 // convergence.cc: see convergence.h (rules R1-R6).
 #include "coordinator/convergence.h"
 
+#include <algorithm>
 #include <tuple>
 
 namespace andweorc::planner {
@@ -30,7 +31,7 @@ void ConvergenceTracker::add(const Observation& o) {
       std::optional<double> y = block_speedup(base, fast, p);
       if (!y) continue;
       PointState& ps = points_[{p.name, p.latency}];
-      ps.regions[o.region].add(x, *y);
+      ps.regions[o.region].add(x, *y, std::min(base.virtual_s, fast.virtual_s));
       ++ps.blocks;
     }
   }

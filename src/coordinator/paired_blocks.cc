@@ -50,13 +50,16 @@ std::optional<double> block_speedup(const Observation& baseline,
   return (*v0 - *vs) / *v0;
 }
 
-void SlopeAccumulator::add(double x, double y) {
-  if (!std::isfinite(x) || !std::isfinite(y) || x <= 0) return;
+void SlopeAccumulator::add(double x, double y, double w) {
+  if (!std::isfinite(x) || !std::isfinite(y) || x <= 0 || !(w > 0) ||
+      !std::isfinite(w))
+    return;
   ++n_;
-  sxx_ += x * x;
-  sxy_ += x * y;
-  syy_ += y * y;
-  sy_ += y;
+  sw_ += w;
+  sxx_ += w * x * x;
+  sxy_ += w * x * y;
+  syy_ += w * y * y;
+  sy_ += w * y;
 }
 
 SlopeEstimate SlopeAccumulator::estimate(double level) const {
@@ -72,7 +75,7 @@ SlopeEstimate SlopeAccumulator::estimate(double level) const {
   double t = experiments::student_t_quantile(0.5 + level / 2, n_ - 1);
   e.low = e.slope - t * e.se;
   e.high = e.slope + t * e.se;
-  double tss = syy_ - sy_ * sy_ / n_;
+  double tss = syy_ - sy_ * sy_ / sw_;
   e.r2 = tss > 0 ? std::clamp(1 - rss / tss, 0.0, 1.0) : 0;
   e.valid = true;
   return e;

@@ -9,7 +9,8 @@
 // drift slower than a block (warm-up, a neighbour's build, a growing data
 // set) moves v0 and vs alike and cancels in y. The slope through the origin
 // over blocks, b = sum(x y) / sum(x^2) with x = s / 100, estimates the
-// impact; its interval is Student's t with blocks - 1 degrees of freedom.
+// impact (weighted, see SlopeAccumulator); its interval is Student's t with
+// blocks - 1 degrees of freedom.
 //
 // Pure and dependency-free (no runtime, no I/O): compiled into the preloaded
 // library as well as the tool.
@@ -83,16 +84,19 @@ struct SlopeEstimate {
   double r2 = 0;  // 1 - residual / total sum of squares (centred), >= 0
 };
 
-// Regression through the origin of y on x, one point per block.
+// Weighted regression through the origin of y on x, one point per block.
+// The weight is the shorter half's virtual duration (as the regression's
+// weights in analysis.cc): a half whose delays took nearly all of its time
+// measured almost nothing and must not dominate the slope.
 class SlopeAccumulator {
  public:
-  void add(double x, double y);
+  void add(double x, double y, double weight = 1);
   SlopeEstimate estimate(double level) const;
   int blocks() const { return n_; }
 
  private:
   int n_ = 0;
-  double sxx_ = 0, sxy_ = 0, syy_ = 0, sy_ = 0;
+  double sw_ = 0, sxx_ = 0, sxy_ = 0, syy_ = 0, sy_ = 0;
 };
 
 }  // namespace andweorc::planner

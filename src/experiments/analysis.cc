@@ -169,7 +169,7 @@ bool analyze_paired(const std::vector<planner::Block>& blocks,
     std::optional<Measure> m0 = measure(e0, key);
     if (!y || !m0) continue;
     double x = es.speedup_pct / 100.0;
-    acc.add(x, *y);
+    acc.add(x, *y, std::min(e0.virtual_duration_s(), es.virtual_duration_s()));
     levels.insert(es.speedup_pct);
     fast.push_back({b.sped_up, x, *y, es.virtual_duration_s()});
     zeros.push_back({b.baseline, 0, 0, m0->weight});
