@@ -1,13 +1,14 @@
 // runner.cc: andweorc::Runner (runner.h): causal experiments driven by the
 // program itself instead of the coordinator thread `andweorc run` starts.
 //
-// The schedule is systematic (like the Rust andweorc's Runner) rather than
-// Coz's random one: after a warm-up, the most-sampled in-scope lines are
-// tested at every configured speed-up, `repetitions` times, in a shuffled
-// order (so that drifts in the program hit all lines alike), with 0%
-// baselines spread among them. Each experiment is run by the coordinator's
-// ExperimentRunner and recorded like any other, so the profile and its
-// analysis are exactly those of `andweorc run`.
+// The schedule is the one of `andweorc run` (coordinator/
+// experiment_planner.h: paired 0%/s% blocks on the most-sampled lines,
+// successive elimination), with the configured speed-ups as its levels and
+// max_lines as its number of candidates, run by the coordinator's
+// ExperimentRunner after a warm-up. It stops when the answer is stable or
+// flat (convergence.h), or after repetitions x max_lines x speedups blocks,
+// whichever comes first. Experiments are recorded like any other, so the
+// profile and its analysis are exactly those of `andweorc run`.
 #include "andweorc/runner.h"
 
 #include <pthread.h>
@@ -79,25 +80,6 @@ bool point_reached(const std::string& point) {
   return it->second.latency ? it->second.ends > 0 : it->second.visits > 0;
 }
 
-// The most-sampled lines, each with at least 1% of the in-scope samples.
-std::vector<uint32_t> lines_to_test(const LineCatalog& cat, int max_lines) {
-  std::vector<std::pair<uint64_t, uint32_t>> by_samples;
-  uint64_t total = 0;
-  for (uint32_t i = 0; i < cat.size(); ++i) {
-    uint64_t s = cat.line_samples(i);
-    total += s;
-    if (s > 0) by_samples.emplace_back(s, i);
-  }
-  std::sort(by_samples.begin(), by_samples.end(),
-            [](auto& a, auto& b) { return a.first > b.first; });
-  std::vector<uint32_t> lines;
-  for (const auto& [samples, id] : by_samples) {
-    if (int(lines.size()) >= max_lines || samples * 100 < total) break;
-    lines.push_back(id);
-  }
-  return lines;
-}
-
 void run_schedule(Job* job) {
   const RunnerConfig& c = *job->config;
   const LineCatalog* cat = catalog(c, &job->error);
@@ -118,36 +100,36 @@ void run_schedule(Job* job) {
                  "name right?";
     return;
   }
-  std::vector<uint32_t> lines = lines_to_test(*cat, c.max_lines);
-  if (lines.empty()) {
+  uint64_t sampled = 0;
+  for (uint32_t i = 0; i < cat->size(); ++i) sampled += cat->line_samples(i);
+  if (sampled == 0) {
     job->error =
         "no samples in in-scope lines yet: lengthen the warm-up, or check "
         "that the workload's threads are profiled (created after init(), or "
         "calling start_profiling())";
     return;
   }
-
-  std::vector<std::pair<uint32_t, int>> schedule;
-  for (int i = 0; i < c.baseline_rounds; ++i)
-    schedule.emplace_back(lines[size_t(i) % lines.size()], 0);
-  for (int rep = 0; rep < c.repetitions; ++rep)
-    for (uint32_t line : lines)
-      for (int s : c.speedups) schedule.emplace_back(line, s);
   uint64_t seed = c.seed != 0 ? c.seed : runtime::monotonic_ns();
-  std::mt19937_64 rng(seed);
-  std::shuffle(schedule.begin(), schedule.end(), rng);
-
   coordinator::CoordinatorConfig cc;
   cc.experiments = true;
   cc.experiment_ns = uint64_t(c.round_duration.count());
   cc.seed = seed;
   cc.period_ns = runtime::config().period_ns;
+  planner::PlannerOptions po =
+      coordinator::ExperimentRunner::planner_options(cc);
+  po.levels.clear();
+  for (int s : c.speedups)
+    if (s > 0) po.levels.push_back(s);
+  po.max_regions = size_t(c.max_lines);
+  // round_duration is the length the caller asked for: a floor, not only a
+  // start (a program with a fast point would otherwise get 50 ms rounds).
+  po.min_length_ns = cc.experiment_ns;
+  planner::ExperimentPlanner plan(po, seed);
   coordinator::ExperimentRunner runner(cc, *cat, runtime::delay_engine());
+  // Each sped-up experiment of the budget comes with its paired baseline.
+  int budget = 2 * c.repetitions * c.max_lines * int(po.levels.size());
   const bool never_stop = false;
-  for (const auto& [line, speedup] : schedule) {
-    runner.run_one(line, speedup, &never_stop);
-    ++job->experiments;
-  }
+  job->experiments = runner.run_planned(&plan, &never_stop, budget, true);
 }
 
 void* job_main(void* p) {
@@ -177,6 +159,9 @@ std::string check_config(const RunnerConfig& c) {
   if (c.baseline_rounds < 0 || c.max_lines < 1 || c.repetitions < 1)
     return "baseline_rounds must be >= 0, max_lines and repetitions >= 1";
   if (c.speedups.empty()) return "speedups must not be empty";
+  if (std::none_of(c.speedups.begin(), c.speedups.end(),
+                   [](int s) { return s > 0; }))
+    return "speedups must hold a nonzero speed-up";
   for (int s : c.speedups)
     if (s < 0 || s > 100) return "speedups are percentages, 0..100";
   return "";

@@ -166,6 +166,8 @@ ChildResult run_child(const std::vector<std::string>& argv,
   return result;
 }
 
+int running_child_pid() { return int(g_child_pid); }
+
 int shell_status(const ChildResult& r) {
   return r.signal != 0 ? 128 + r.signal : r.exit_status;
 }

@@ -28,6 +28,9 @@ struct ChildResult {
 ChildResult run_child(const std::vector<std::string>& argv,
                       const std::vector<std::string>& env);
 
+// The pid of the child run_child is waiting for; 0 when there is none.
+int running_child_pid();
+
 // The shell convention for a status: exit code, or 128 + signal.
 int shell_status(const ChildResult& r);
 

@@ -2,13 +2,17 @@
 #include "cli/progress_display.h"
 
 #include <fmt/format.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
+#include <map>
+#include <utility>
 
-#include "experiments/analysis.h"
+#include "experiments/convergence_summary.h"
+#include "experiments/observations.h"
 #include "ingest/experiment_tail.h"
 
 namespace andweorc::cli {
@@ -16,11 +20,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Redraw often enough for the clock to tick, re-analyze less often: the
-// analysis is linear in the experiments so far.
+// Redraw and read new experiments often enough for the clock to tick and
+// for --until-stable to stop the program within a fraction of a second.
 constexpr auto kRedraw = std::chrono::milliseconds(250);
-constexpr auto kReanalyze = std::chrono::seconds(1);
-constexpr size_t kLeaders = 2;
 
 size_t terminal_width(int fd) {
   winsize ws{};
@@ -46,13 +48,16 @@ std::string format_progress(const ProgressState& state, size_t width) {
   if (state.experiments_enabled) {
     line += fmt::format(", {} experiment{}", state.experiments,
                         state.experiments == 1 ? "" : "s");
-    if (!state.leaders.empty()) {
-      line += ", leading: ";
-      for (size_t i = 0; i < state.leaders.size(); ++i)
-        line += (i ? ", " : "") + state.leaders[i];
-    } else if (state.experiments > 0) {
-      line += ", no significant line yet";
-    }
+    if (state.experiments > 0)
+      line += fmt::format(" ({:.1f}/s)", state.experiments_per_s);
+    if (state.regions > 0)
+      line += fmt::format(", {} of {} region{} in play", state.in_play,
+                          state.regions, state.regions == 1 ? "" : "s");
+    if (!state.leader.empty())
+      line += ", leader " + state.leader;
+    else if (state.experiments > 0)
+      line += ", no leader yet";
+    if (!state.state.empty()) line += ", " + state.state;
   } else {
     line += ", sampling";
   }
@@ -68,37 +73,49 @@ std::string format_progress(const ProgressState& state, size_t width) {
   return line.substr(0, i);
 }
 
-std::vector<std::string> leading_lines(
-    const std::vector<profile::Experiment>& experiments, size_t n) {
-  profile::Profile p;
-  p.experiments = experiments;
-  experiments::Analysis a = experiments::analyze(p);
-  // The point the most experiments reached stands for the program.
-  const experiments::PointSummary* best = nullptr;
-  for (const auto& s : a.points)
-    if (!best || s.reached > best->reached) best = &s;
-  std::vector<std::string> out;
-  if (!best) return out;
-  for (const auto& m : a.impacts) {
-    if (out.size() == n) break;
-    if (m.point != best->name || m.kind != best->kind || !m.significant)
-      continue;
-    std::string where = std::filesystem::path(m.file).filename().string();
-    if (m.line > 0 && m.granularity == "line")
-      where += fmt::format(":{}", m.line);
-    else if (!m.function.empty())
-      where = m.function;
-    out.push_back(fmt::format("{} (impact {:.2f})", where, m.slope));
+std::string leader_text(const planner::ConvergenceStatus& s) {
+  if (s.leader.empty()) return "";
+  std::string where = experiments::region_label(s.leader);
+  size_t colon = where.rfind(':');
+  if (s.leader.rfind("line\t", 0) == 0 && colon != std::string::npos)
+    where = std::filesystem::path(where.substr(0, colon)).filename().string() +
+            where.substr(colon);
+  const planner::SlopeEstimate& e = s.leader_estimate;
+  return fmt::format("{} {:.2f} [{:.2f}, {:.2f}]", where, e.slope, e.low,
+                     e.high);
+}
+
+std::string unreached_warning(
+    const std::vector<profile::Experiment>& experiments, double seconds) {
+  if (experiments.empty())
+    return fmt::format(
+        "andweorc: no experiment has finished after {:.0f} s: no progress "
+        "point has been reached yet, or no sampled line is in scope. Mark "
+        "finished work with ANDWEORC_PROGRESS(\"name\") (or COZ_PROGRESS) "
+        "where the program does it, build with -g, check --binary-scope and "
+        "--source-scope, or use --end-to-end for a program without progress "
+        "points.",
+        seconds);
+  std::map<std::string, bool> reached;  // by point name
+  for (const profile::Experiment& e : experiments)
+    for (const profile::PointDelta& d : e.points)
+      reached[d.name] = reached[d.name] || experiments::point_count(d).events;
+  std::string out;
+  for (const auto& [name, ok] : reached) {
+    if (ok) continue;
+    out += fmt::format(
+        "andweorc: progress point \"{}\" was not reached in the first {:.0f} "
+        "s ({} experiment{}): the code that marks it does not run with this "
+        "input, or runs only at the end. Check the workload and the point's "
+        "name; its impacts stay empty until it is reached.\n",
+        name, seconds, experiments.size(), experiments.size() == 1 ? "" : "s");
   }
+  if (!out.empty()) out.pop_back();
   return out;
 }
 
-ProgressDisplay::ProgressDisplay(std::string data_dir, bool experiments_enabled,
-                                 int fd)
-    : data_dir_(std::move(data_dir)),
-      experiments_enabled_(experiments_enabled),
-      fd_(fd),
-      thread_([this] { loop(); }) {}
+ProgressDisplay::ProgressDisplay(MonitorOptions options)
+    : o_(std::move(options)), thread_([this] { loop(); }) {}
 
 void ProgressDisplay::stop() {
   {
@@ -110,34 +127,77 @@ void ProgressDisplay::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
+std::string ProgressDisplay::stopped_because() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stopped_because_;
+}
+
+void ProgressDisplay::request_stop(const std::string& why, double now_s) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!stopped_because_.empty()) return;
+    stopped_because_ = why;
+  }
+  stop_requested_s_ = now_s;
+  if (o_.stop_program) o_.stop_program(SIGINT);
+}
+
 void ProgressDisplay::loop() {
-  ingest::ExperimentTail tail(data_dir_);
+  ingest::ExperimentTail tail(o_.data_dir);
   std::vector<profile::Experiment> seen;
+  planner::ConvergenceTracker tracker;
   ProgressState state;
-  state.experiments_enabled = experiments_enabled_;
+  state.experiments_enabled = o_.experiments_enabled;
   auto start = Clock::now();
-  auto next_analysis = start + kReanalyze;
-  bool drawn = false;
+  bool warned = false, drawn = false;
   std::unique_lock<std::mutex> lock(mu_);
   while (!cv_.wait_for(lock, kRedraw, [this] { return stopping_; })) {
     lock.unlock();
     auto now = Clock::now();
     state.elapsed_s = std::chrono::duration<double>(now - start).count();
-    if (experiments_enabled_ && now >= next_analysis) {
+    if (o_.experiments_enabled) {
       std::vector<profile::Experiment> fresh = tail.poll();
-      if (!fresh.empty()) {
-        seen.insert(seen.end(), fresh.begin(), fresh.end());
-        state.experiments = seen.size();
-        state.leaders = leading_lines(seen, kLeaders);
+      for (const profile::Experiment& e : fresh)
+        tracker.add(experiments::to_observation(e));
+      seen.insert(seen.end(), fresh.begin(), fresh.end());
+      const planner::ConvergenceStatus& s = tracker.status();
+      state.experiments = seen.size();
+      state.experiments_per_s =
+          state.elapsed_s > 0 ? double(seen.size()) / state.elapsed_s : 0;
+      state.in_play = s.in_play;
+      state.regions = s.regions;
+      state.leader = leader_text(s);
+      state.state = s.state == planner::ConvergenceState::kRunning
+                        ? ""
+                        : planner::state_name(s.state);
+      if (!warned && !o_.end_to_end && state.elapsed_s >= o_.warn_after_s) {
+        warned = true;
+        std::string w = unreached_warning(seen, o_.warn_after_s);
+        if (o_.warn && !w.empty())
+          write_all(o_.fd, (drawn ? "\r\033[K" : "") + w + "\n");
       }
-      next_analysis = now + kReanalyze;
+      if (o_.until_stable && s.state != planner::ConvergenceState::kRunning)
+        request_stop(experiments::convergence_text(
+                         experiments::to_profile(s, tracker.options())),
+                     state.elapsed_s);
+    }
+    if (o_.max_time_s > 0 && state.elapsed_s >= o_.max_time_s)
+      request_stop(fmt::format("--max-time {:g}s reached", o_.max_time_s),
+                   state.elapsed_s);
+    if (stop_requested_s_ >= 0 && !escalated_ &&
+        state.elapsed_s >= stop_requested_s_ + o_.escalate_after_s) {
+      escalated_ = true;
+      if (o_.stop_program) o_.stop_program(SIGTERM);
     }
     // \r and erase-line: the status always redraws over itself.
-    write_all(fd_, "\r\033[K" + format_progress(state, terminal_width(fd_)));
-    drawn = true;
+    if (o_.draw) {
+      write_all(o_.fd,
+                "\r\033[K" + format_progress(state, terminal_width(o_.fd)));
+      drawn = true;
+    }
     lock.lock();
   }
-  if (drawn) write_all(fd_, "\r\033[K");
+  if (drawn) write_all(o_.fd, "\r\033[K");
 }
 
 }  // namespace andweorc::cli

@@ -1,19 +1,27 @@
-// progress_display.h: a one-line status on the terminal while `run` runs.
+// progress_display.h: watches a `run` while it runs: the one-line status on
+// the terminal, the stopping rule (--until-stable, --max-time) and the
+// early warning about a progress point that is never reached.
 //
-// Shows elapsed time, experiments done and the lines leading so far, read
-// from the raw files the runtime streams (ingest/experiment_tail.h). It
-// writes only to standard error, and only when that is a terminal: the
-// program's standard output is never touched, and logs stay clean.
+// It reads the experiments from the raw files the runtime streams
+// (ingest/experiment_tail.h) and feeds them to the planner's convergence
+// tracker (coordinator/convergence.h), the same rules the preloaded planner
+// applies. The status line shows elapsed time, experiments per second, the
+// regions still in play and the leader with its interval. It writes only to
+// standard error: the status line only when that is a terminal, warnings
+// unless quiet. The program's standard output is never touched.
 #ifndef ANDWEORC_CLI_PROGRESS_DISPLAY_H_
 #define ANDWEORC_CLI_PROGRESS_DISPLAY_H_
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "coordinator/convergence.h"
 #include "profile/profile.h"
 
 namespace andweorc::cli {
@@ -21,36 +29,66 @@ namespace andweorc::cli {
 struct ProgressState {
   double elapsed_s = 0;
   bool experiments_enabled = true;
-  size_t experiments = 0;            // completed so far
-  std::vector<std::string> leaders;  // e.g. "main.cc:12 (impact 0.91)"
+  size_t experiments = 0;        // completed so far
+  double experiments_per_s = 0;  // since the first one
+  int in_play = 0;               // regions still in play
+  int regions = 0;               // regions with a paired block
+  std::string leader;  // e.g. "main.cc:12 0.91 [0.85, 0.97]"; "" if none
+  std::string state;   // "stable", "flat" or "" while running
 };
 
 // The status line, at most `width` columns (no newline, no escapes).
 std::string format_progress(const ProgressState& state, size_t width);
 
-// Up to `n` lines whose impact is significant so far, best first.
-std::vector<std::string> leading_lines(
-    const std::vector<profile::Experiment>& experiments, size_t n);
+// The state's leader in a few columns: "FILE:LINE IMPACT [LOW, HIGH]" with
+// the file's base name; "" when there is no leader.
+std::string leader_text(const planner::ConvergenceStatus& s);
 
-// Redraws the status line on `fd` until stop() (or destruction), which
-// erases it so the summary starts on a clean line.
+// The early warning about progress points (empty when all is well):
+// `points` lists each point seen in `experiments` and whether any of them
+// reached it.
+std::string unreached_warning(
+    const std::vector<profile::Experiment>& experiments, double seconds);
+
+struct MonitorOptions {
+  std::string data_dir;
+  bool experiments_enabled = true;
+  bool end_to_end = false;
+  int fd = 2;
+  bool draw = false;          // the status line (a terminal)
+  bool warn = true;           // warnings on fd (not --quiet)
+  bool until_stable = false;  // stop when the state is stable or flat
+  double max_time_s = 0;      // stop after this long; 0: never
+  double warn_after_s = 2;    // when to check that points are reached
+  // Asks the program to stop: first SIGINT, then, if it still runs
+  // escalate_after_s later (SIGINT is ignored by jobs a script starts in
+  // the background), SIGTERM.
+  std::function<void(int signal)> stop_program;
+  double escalate_after_s = 3;
+};
+
 class ProgressDisplay {
  public:
-  ProgressDisplay(std::string data_dir, bool experiments_enabled, int fd);
+  explicit ProgressDisplay(MonitorOptions options);
   ~ProgressDisplay() { stop(); }
   ProgressDisplay(const ProgressDisplay&) = delete;
   ProgressDisplay& operator=(const ProgressDisplay&) = delete;
+  // Stops watching and erases the status line.
   void stop();
+  // Why the program was stopped ("" when it was not).
+  std::string stopped_because() const;
 
  private:
   void loop();
+  void request_stop(const std::string& why, double now_s);
 
-  std::string data_dir_;
-  bool experiments_enabled_;
-  int fd_;
-  std::mutex mu_;
+  MonitorOptions o_;
+  mutable std::mutex mu_;
   std::condition_variable cv_;
   bool stopping_ = false;
+  std::string stopped_because_;
+  double stop_requested_s_ = -1;
+  bool escalated_ = false;
   std::thread thread_;
 };
 

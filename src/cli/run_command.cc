@@ -3,6 +3,7 @@
 // Runs the command with the runtime preloaded, then turns the raw records it
 // left behind into a profile: written atomically to --output and summarized
 // on standard error (the program's standard output stays its own).
+#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -19,6 +20,7 @@
 #include "cli/progress_display.h"
 #include "cli/runtime_locator.h"
 #include "cli/terminal.h"
+#include "experiments/convergence_summary.h"
 #include "ingest/profile_builder.h"
 #include "ingest/raw_reader.h"
 #include "profile/profile_json.h"
@@ -54,6 +56,8 @@ struct RunOptions {
   std::string granularity = "line";
   std::string delay_mode = "sleep";
   std::string format;  // json or coz; default from the output's extension
+  bool until_stable = false;
+  std::string max_time;  // "" = no limit
 };
 
 std::string joined_lines(const std::vector<std::string>& v) {
@@ -165,6 +169,21 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
       return kExitUsage;
     }
   }
+  std::optional<uint64_t> max_time_ns;
+  if (!o.max_time.empty()) {
+    max_time_ns = parse_duration_ns(o.max_time);
+    if (!max_time_ns || *max_time_ns < 100000000) {
+      std::cerr << "andweorc: --max-time must be a duration of at least "
+                   "100ms (e.g. 60s, 2m), got '"
+                << o.max_time << "'\n";
+      return kExitUsage;
+    }
+  }
+  if (o.until_stable && (o.no_experiments || o.end_to_end)) {
+    std::cerr << "andweorc: --until-stable needs causal experiments (not "
+                 "with --no-experiments or --end-to-end)\n";
+    return kExitUsage;
+  }
   std::string format = o.format;
   if (format.empty()) format = ends_with(o.output, ".coz") ? "coz" : "json";
   std::vector<std::string> tried;
@@ -186,12 +205,30 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
 
   auto start_wall = std::chrono::system_clock::now();
   auto start = std::chrono::steady_clock::now();
+  MonitorOptions mo;
+  mo.data_dir = data_dir;
+  mo.experiments_enabled = !o.no_experiments;
+  mo.end_to_end = o.end_to_end;
+  mo.draw = !o.quiet && !o.no_progress && is_terminal(2);
+  mo.warn = !o.quiet;
+  mo.until_stable = o.until_stable;
+  mo.max_time_s = max_time_ns ? double(*max_time_ns) / 1e9 : 0;
+  // SIGINT, as Ctrl-C: the runtime writes its records and the program may
+  // shut down cleanly; SIGTERM if it ignores that.
+  mo.stop_program = [](int sig) {
+    if (int pid = running_child_pid(); pid > 0) kill(pid, sig);
+  };
   std::optional<ProgressDisplay> progress;
-  if (!o.quiet && !o.no_progress && is_terminal(2))
-    progress.emplace(data_dir, !o.no_experiments, 2);
+  if (mo.draw || mo.until_stable || mo.max_time_s > 0 ||
+      (mo.warn && mo.experiments_enabled && !o.end_to_end))
+    progress.emplace(mo);
   ChildResult child =
       run_child(command, runtime_environment(o, runtime, data_dir, *period));
-  if (progress) progress->stop();
+  std::string stopped;
+  if (progress) {
+    progress->stop();
+    stopped = progress->stopped_because();
+  }
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
@@ -231,8 +268,16 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   symbols::Symbolizer symbolizer;
   ingest::build_profile(processes, {o.binary_scope, o.source_scope}, symbolizer,
                         &prof);
+  if (!o.no_experiments && !o.end_to_end)
+    prof.convergence = experiments::convergence_of(prof.experiments);
 
   int status = shell_status(child);
+  if (!stopped.empty()) {
+    if (!o.quiet)
+      std::cerr << "andweorc: stopped the program: " << stopped << "\n";
+    // Stopped by us: the SIGINT is not the program's failure.
+    if (child.signal == SIGINT || child.exit_status == 128 + SIGINT) status = 0;
+  }
   if (o.end_to_end && format == "json") accumulate_end_to_end(o.output, &prof);
   bool written = format == "coz"
                      ? report::append_coz_file(prof, o.output, &error)
@@ -308,9 +353,20 @@ CommandRunner add_run_command(CLI::App& app,
                 "Repeat the run with the same -o: runs of the same command "
                 "accumulate in it")
       ->group(causal);
+  cmd->add_flag("--until-stable", o->until_stable,
+                "Stop the program (SIGINT, then SIGTERM) once the answer is "
+                "stable: the "
+                "leader has not changed for 20 experiments and every other "
+                "region is below it or tied with it; or flat: no region can "
+                "matter")
+      ->group(causal);
+  cmd->add_option("--max-time", o->max_time,
+                  "Stop the program (SIGINT, then SIGTERM) after this long, "
+                  "e.g. 60s")
+      ->group(causal);
   cmd->add_option("--experiment-time", o->experiment_time,
-                  "Initial length of an experiment; grows while progress "
-                  "points get too few visits")
+                  "Initial length of an experiment; then set from the "
+                  "progress points' rates (enough visits per experiment)")
       ->capture_default_str()
       ->group(causal);
   cmd->add_option("--seed", o->seed, "Random seed for choosing experiments")

@@ -2,6 +2,7 @@
 #include "coordinator/experiment_runner.h"
 
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
@@ -19,6 +20,9 @@ namespace {
 
 constexpr uint64_t kMaxLengthNs = 4000000000ull;
 constexpr const char* kEndToEndPoint = "end-to-end";
+// End-to-end runs hold one experiment each and cannot be paired: as Coz,
+// 30% of them are 0% baselines.
+constexpr int kZeroSpeedupPercent = 30;
 
 void append(std::string& buf, const void* p, size_t n) {
   buf.append(static_cast<const char*>(p), n);
@@ -52,55 +56,88 @@ ExperimentRunner::ExperimentRunner(const CoordinatorConfig& config,
     : config_(config),
       catalog_(catalog),
       engine_(engine),
-      rng_(config.seed != 0 ? config.seed : runtime::monotonic_ns()),
-      length_ns_(config.experiment_ns) {}
+      rng_(config.seed != 0 ? config.seed : runtime::monotonic_ns()) {}
 
-bool ExperimentRunner::choose_selection(uint32_t* id) {
-  bool by_function = config_.function_granularity;
-  if (!fixed_lines_.empty()) {
-    // With --granularity function, --fixed-line names a line of the function.
-    uint32_t line = fixed_lines_[rng_() % fixed_lines_.size()];
-    if (!by_function) {
-      *id = line;
-      return true;
-    }
-    for (uint32_t f = 0; f < catalog_.function_count(); ++f)
-      if (catalog_.function(f).name == catalog_.line(line).function) {
-        *id = f;
-        return true;
-      }
-    return false;
-  }
-  // In proportion to samples: random choice avoids bias towards any line.
-  size_t n = by_function ? catalog_.function_count() : catalog_.size();
-  auto samples = [&](uint32_t i) {
-    return by_function ? catalog_.function_samples(i)
-                       : catalog_.line_samples(i);
-  };
-  uint64_t total = 0;
-  for (uint32_t i = 0; i < n; ++i) total += samples(i);
-  if (total == 0) return false;
-  uint64_t pick = rng_() % total;
-  for (uint32_t i = 0; i < n; ++i) {
-    uint64_t s = samples(i);
-    if (pick < s) {
-      *id = i;
-      return true;
-    }
-    pick -= s;
-  }
-  return false;
+planner::PlannerOptions ExperimentRunner::planner_options(
+    const CoordinatorConfig& c) {
+  planner::PlannerOptions o;
+  o.fixed_speedup = c.fixed_speedup;
+  o.initial_length_ns = c.experiment_ns;
+  // Shorter than 50 sample periods, the delays still owed when an experiment
+  // ends (up to a period per thread) weigh more than a percent.
+  o.min_length_ns =
+      std::min(c.experiment_ns, std::max<uint64_t>(50 * c.period_ns, 20000000));
+  o.max_length_ns = kMaxLengthNs;
+  return o;
 }
 
-int ExperimentRunner::choose_speedup() {
-  if (config_.fixed_speedup >= 0) {
-    // A fixed speed-up still needs 0% baselines to compare against. They
-    // alternate with it, so that slow drifts in the program (warm-up,
-    // phases) hit both alike instead of biasing the comparison.
-    return (experiments_++ % 2 == 0) ? config_.fixed_speedup : 0;
+std::string ExperimentRunner::region_key(uint32_t selection) const {
+  if (config_.function_granularity) {
+    const FunctionInfo& f = catalog_.function(selection);
+    return "function\t" + f.name + "\t" + catalog_.line(f.first_line).file;
   }
-  if (int(rng_() % 100) < kZeroSpeedupPercent) return 0;
-  return 5 * int(1 + rng_() % 20);
+  const LineInfo& l = catalog_.line(selection);
+  return "line\t" + l.file + "\t" + std::to_string(l.line);
+}
+
+std::vector<planner::Candidate> ExperimentRunner::candidates() {
+  bool by_function = config_.function_granularity;
+  std::vector<uint32_t> ids;
+  if (!fixed_lines_.empty()) {
+    // With --granularity function, --fixed-line names a line of the function.
+    for (uint32_t line : fixed_lines_) {
+      if (!by_function) {
+        ids.push_back(line);
+        continue;
+      }
+      for (uint32_t f = 0; f < catalog_.function_count(); ++f)
+        if (catalog_.function(f).name == catalog_.line(line).function)
+          ids.push_back(f);
+    }
+  } else {
+    size_t n = by_function ? catalog_.function_count() : catalog_.size();
+    for (uint32_t i = 0; i < n; ++i)
+      if ((by_function ? catalog_.function_samples(i)
+                       : catalog_.line_samples(i)) > 0)
+        ids.push_back(i);
+  }
+  // Selections with the same key (one source line in two binaries) are one
+  // region for the planner and the analysis; the most sampled stands for it.
+  std::map<std::string, planner::Candidate> by_key;
+  std::map<std::string, uint64_t> best;
+  for (uint32_t id : ids) {
+    uint64_t s =
+        by_function ? catalog_.function_samples(id) : catalog_.line_samples(id);
+    // A fixed line is a candidate before it has samples.
+    if (!fixed_lines_.empty()) s += 1;
+    std::string key = region_key(id);
+    planner::Candidate& c = by_key[key];
+    c.region = key;
+    c.samples += s;
+    if (s > best[key]) {
+      region_ids_[key] = id;
+      best[key] = s;
+    }
+  }
+  std::vector<planner::Candidate> out;
+  for (auto& [key, c] : by_key) out.push_back(std::move(c));
+  return out;
+}
+
+bool ExperimentRunner::choose_by_samples(uint32_t* id) {
+  std::vector<planner::Candidate> c = candidates();
+  uint64_t total = 0;
+  for (const auto& k : c) total += k.samples;
+  if (total == 0) return false;
+  uint64_t pick = rng_() % total;
+  for (const auto& k : c) {
+    if (pick < k.samples) {
+      *id = region_ids_[k.region];
+      return true;
+    }
+    pick -= k.samples;
+  }
+  return false;
 }
 
 bool ExperimentRunner::sleep_unless_stopped(uint64_t ns, const bool* stop) {
@@ -176,27 +213,10 @@ void ExperimentRunner::record(uint32_t selection, int speedup, uint64_t start,
   runtime::io_lock().unlock();
 }
 
-void ExperimentRunner::adapt_length(const PointSnapshot& before,
-                                    const PointSnapshot& after) {
-  uint64_t fewest = UINT64_MAX;
-  for (const auto& [name, a] : after) {
-    auto it = before.find(name);
-    PointState b = it == before.end() ? PointState{} : it->second;
-    uint64_t delta = a.latency ? a.ends - b.ends : a.visits - b.visits;
-    if (delta > 0) ever_visited_[name] = true;
-    if (ever_visited_[name]) fewest = std::min(fewest, delta);
-  }
-  if (fewest == UINT64_MAX) fewest = 0;
-  if (fewest < kTargetVisits)
-    length_ns_ = std::min(length_ns_ * 2, kMaxLengthNs);
-  else if (fewest > 20 * kTargetVisits && length_ns_ > config_.experiment_ns)
-    length_ns_ /= 2;
-}
-
 std::string ExperimentRunner::run_end_to_end(const bool* stop) {
   // Let samples accumulate so the line is chosen by its real weight.
   uint32_t sel = 0;
-  while (!choose_selection(&sel))
+  while (!choose_by_samples(&sel))
     if (!sleep_unless_stopped(20000000, stop)) return "";
   // One experiment per run: with a fixed speed-up, some runs must still be
   // 0% baselines, chosen at random since runs do not know of each other.
@@ -220,8 +240,8 @@ ExperimentRunner::Running ExperimentRunner::begin(uint32_t sel, int speedup) {
   return r;
 }
 
-PointSnapshot ExperimentRunner::finish(const Running& r, bool end_to_end,
-                                       bool keep) {
+planner::Observation ExperimentRunner::finish(const Running& r, bool end_to_end,
+                                              bool keep) {
   runtime::clear_selection();
   uint64_t hits = engine_.hits();
   engine_.end_experiment();
@@ -230,7 +250,23 @@ PointSnapshot ExperimentRunner::finish(const Running& r, bool end_to_end,
   if (keep)
     record(r.selection, r.speedup, r.start, end, delay, hits, r.before, after,
            end_to_end);
-  return after;
+  planner::Observation o;
+  o.region = region_key(r.selection);
+  o.stream = int(getpid());
+  o.speedup_pct = r.speedup;
+  o.virtual_s = (double(end - r.start) - double(delay)) / 1e9;
+  for (const auto& [name, a] : after) {
+    auto it = r.before.find(name);
+    PointState b = it == r.before.end() ? PointState{} : it->second;
+    planner::PointCount p;
+    p.name = name;
+    p.latency = a.latency;
+    p.events = a.latency ? a.begins - b.begins : a.visits - b.visits;
+    p.in_flight_start = int64_t(b.begins) - int64_t(b.ends);
+    p.in_flight_end = int64_t(a.begins) - int64_t(a.ends);
+    o.points.push_back(std::move(p));
+  }
+  return o;
 }
 
 std::string ExperimentRunner::run(const bool* stop) {
@@ -249,26 +285,35 @@ std::string ExperimentRunner::run(const bool* stop) {
   // Throughput needs a progress point; wait for the program to register one.
   while (snapshot_points().empty())
     if (!sleep_unless_stopped(20000000, stop)) return "";
-  while (!__atomic_load_n(stop, __ATOMIC_ACQUIRE)) {
-    uint32_t sel = 0;
-    if (!choose_selection(&sel)) {
-      if (!sleep_unless_stopped(20000000, stop)) break;
-      continue;
-    }
-    if (!run_one(sel, choose_speedup(), stop)) break;
-  }
+  planner::ExperimentPlanner plan(planner_options(config_), rng_());
+  run_planned(&plan, stop, 0, false);
   return "";
 }
 
-bool ExperimentRunner::run_one(uint32_t selection, int speedup,
-                               const bool* stop) {
-  Running r = begin(selection, speedup);
-  bool completed = sleep_unless_stopped(length_ns_, stop);
-  // Cut short by exit: not a valid measurement, not recorded.
-  PointSnapshot after = finish(r, /*end_to_end=*/false, completed);
-  if (!completed) return false;
-  adapt_length(r.before, after);
-  return sleep_unless_stopped(config_.cooloff_ns, stop);
+int ExperimentRunner::run_planned(planner::ExperimentPlanner* planner,
+                                  const bool* stop, int max_experiments,
+                                  bool until_settled) {
+  int done = 0;
+  while (!__atomic_load_n(stop, __ATOMIC_ACQUIRE)) {
+    if (max_experiments > 0 && done >= max_experiments) break;
+    if (until_settled && planner->tracker().status().state !=
+                             planner::ConvergenceState::kRunning)
+      break;
+    std::optional<planner::Plan> plan = planner->next(candidates());
+    if (!plan) {  // nothing sampled yet
+      if (!sleep_unless_stopped(20000000, stop)) break;
+      continue;
+    }
+    Running r = begin(region_ids_[plan->region], plan->speedup_pct);
+    bool completed = sleep_unless_stopped(plan->length_ns, stop);
+    // Cut short by exit: not a valid measurement, not recorded.
+    planner::Observation o = finish(r, /*end_to_end=*/false, completed);
+    if (!completed) break;
+    planner->record(o);
+    ++done;
+    if (!sleep_unless_stopped(config_.cooloff_ns, stop)) break;
+  }
+  return done;
 }
 
 }  // namespace andweorc::coordinator

@@ -1,11 +1,11 @@
 // experiment_runner.h: the experiment loop of the coordinator thread.
 //
-// Coz's method: pick a line at random in proportion to its samples (random
-// choice avoids bias), pick a speed-up (0% often enough for a solid
-// baseline, else 5..100% in steps of 5), let the handler insert delays for
-// `length`, then record the virtual duration and every progress point's
-// change. The length doubles while some progress point that has been reached
-// before gets fewer than kTargetVisits visits per experiment.
+// The plan (what to speed up, by how much, for how long) is the experiment
+// planner's (experiment_planner.h: paired 0%/s% blocks, successive
+// elimination, length from the points' rates); this class carries it out:
+// it lets the sample handler insert delays for the planned length, then
+// records the virtual duration and every progress point's change, and tells
+// the planner what it measured.
 #ifndef ANDWEORC_COORDINATOR_EXPERIMENT_RUNNER_H_
 #define ANDWEORC_COORDINATOR_EXPERIMENT_RUNNER_H_
 
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "coordinator/coordinator_config.h"
+#include "coordinator/experiment_planner.h"
 #include "coordinator/line_catalog.h"
 #include "runtime/delay_engine.h"
 
@@ -35,19 +36,22 @@ class ExperimentRunner {
   // Runs experiments until *stop becomes true. Returns a note for the report
   // when it could not run any (e.g. the fixed line is not in scope).
   std::string run(const bool* stop);
-  // One experiment of a given selection and speed-up (the Runner API's
-  // schedule), recorded unless *stop cuts it short, then the cool-off.
-  // Returns false when *stop became true.
-  bool run_one(uint32_t selection, int speedup, const bool* stop);
-  uint64_t length_ns() const { return length_ns_; }
+  // Runs the planner's experiments until *stop, `max_experiments` of them
+  // (0: no limit), or, with `until_settled`, until the planner's answer is
+  // stable or flat. Returns the number of experiments recorded.
+  int run_planned(planner::ExperimentPlanner* planner, const bool* stop,
+                  int max_experiments, bool until_settled);
+
+  // The planner's settings for this configuration (levels, lengths, fixed
+  // speed-up).
+  static planner::PlannerOptions planner_options(const CoordinatorConfig& c);
+  // The region key the planner and the analysis share for a selection.
+  std::string region_key(uint32_t selection) const;
 
  private:
-  static constexpr uint64_t kTargetVisits = 5;
-  static constexpr int kZeroSpeedupPercent = 30;
-
-  // Picks what to speed up: a line id, or a function id with
-  // --granularity function; false while nothing has been sampled.
-  bool choose_selection(uint32_t* id);
+  // The candidates of the planner's P3: every sampled line (or function),
+  // or only the --fixed-line ones; fills region_ids_.
+  std::vector<planner::Candidate> candidates();
 
   // One experiment from start to end: begin() selects and starts inserting
   // delays; finish() stops, and records it when `keep`.
@@ -59,24 +63,24 @@ class ExperimentRunner {
     uint64_t g0;  // global delay count at the start
   };
   Running begin(uint32_t selection, int speedup);
-  PointSnapshot finish(const Running& r, bool end_to_end, bool keep = true);
-  int choose_speedup();
+  // Returns what the experiment measured, as the planner sees it.
+  planner::Observation finish(const Running& r, bool end_to_end,
+                              bool keep = true);
   // Sleeps up to ns in short slices; false if asked to stop meanwhile.
   bool sleep_unless_stopped(uint64_t ns, const bool* stop);
   void record(uint32_t selection, int speedup, uint64_t start, uint64_t end,
               uint64_t delay, uint64_t hits, const PointSnapshot& before,
               const PointSnapshot& after, bool end_to_end);
-  void adapt_length(const PointSnapshot& before, const PointSnapshot& after);
   std::string run_end_to_end(const bool* stop);
+  // In proportion to samples (end-to-end runs: one experiment per run).
+  bool choose_by_samples(uint32_t* id);
 
   const CoordinatorConfig& config_;
   const LineCatalog& catalog_;
   runtime::DelayEngine& engine_;
   std::mt19937_64 rng_;
-  uint64_t length_ns_;
-  uint64_t experiments_ = 0;
   std::vector<uint32_t> fixed_lines_;
-  std::map<std::string, bool> ever_visited_;
+  std::map<std::string, uint32_t> region_ids_;  // key -> selection
 };
 
 }  // namespace andweorc::coordinator

@@ -18,6 +18,10 @@
 //    undelayed program, so each is a valid observation at x = 0). Either
 //    way the intercept is estimated, not forced to 0: it absorbs the
 //    baseline's own noise instead of tilting the slope.
+//  - Paired blocks replace both when a line has enough of them: each
+//    block's baseline ran just before or after its sped-up half, so a drift
+//    of the program slower than a block cancels in the block's difference,
+//    which neither a pooled nor a per-line baseline can do.
 #include "experiments/analysis.h"
 
 #include <fmt/format.h>
@@ -30,6 +34,9 @@
 #include <tuple>
 #include <utility>
 
+#include "coordinator/paired_blocks.h"
+#include "experiments/convergence_summary.h"
+#include "experiments/observations.h"
 #include "experiments/ranking.h"
 #include "experiments/statistics.h"
 #include "profile/attribution.h"
@@ -142,10 +149,65 @@ std::vector<Group> group_experiments(const Profile& p) {
   return out;
 }
 
+// The paired estimate of a line from its blocks; false when it has fewer
+// than min_paired_blocks usable ones for the point.
+bool analyze_paired(const std::vector<planner::Block>& blocks,
+                    const PointKey& key, const Profile& p,
+                    const AnalysisOptions& options, LineImpact* m) {
+  planner::PointCount point;
+  point.name = key.first;
+  point.latency = key.second != PointKind::kThroughput;
+  planner::SlopeAccumulator acc;
+  std::vector<FitPoint> fast, zeros;
+  std::vector<Measure> zero_measures;
+  std::set<int> levels;
+  for (const planner::Block& b : blocks) {
+    const Experiment& e0 = p.experiments[b.baseline];
+    const Experiment& es = p.experiments[b.sped_up];
+    std::optional<double> y =
+        planner::block_speedup(to_observation(e0), to_observation(es), point);
+    std::optional<Measure> m0 = measure(e0, key);
+    if (!y || !m0) continue;
+    double x = es.speedup_pct / 100.0;
+    acc.add(x, *y, std::min(e0.virtual_duration_s(), es.virtual_duration_s()));
+    levels.insert(es.speedup_pct);
+    fast.push_back({b.sped_up, x, *y, es.virtual_duration_s()});
+    zeros.push_back({b.baseline, 0, 0, m0->weight});
+    zero_measures.push_back(*m0);
+  }
+  if (acc.blocks() < options.min_paired_blocks) return false;
+  double reference = pooled_baseline(zero_measures, key.second);
+  for (size_t i = 0; i < zeros.size(); ++i)
+    zeros[i].y =
+        reference > 0 ? (reference - zero_measures[i].value) / reference : 0;
+  m->points = zeros;
+  m->points.insert(m->points.end(), fast.begin(), fast.end());
+  planner::SlopeEstimate est = acc.estimate(options.level);
+  m->design = "paired";
+  m->own_baseline = true;
+  m->speedup_experiments = acc.blocks();
+  m->baseline_experiments = acc.blocks();
+  m->speedup_levels = static_cast<int>(levels.size());
+  m->experiments = 2 * acc.blocks();
+  if (est.valid) {
+    m->fitted = true;
+    m->slope = est.slope;
+    m->intercept = 0;
+    m->slope_se = est.se;
+    m->ci_low = est.low;
+    m->ci_high = est.high;
+    m->r2 = est.r2;
+    m->dof = acc.blocks() - 1;
+  }
+  return true;
+}
+
 LineImpact analyze_group(const Group& g, const PointKey& key,
                          const std::vector<Measure>& pooled_zeros,
-                         double baseline, const Experiment* experiments_begin,
+                         double baseline, const Profile& p,
+                         const std::vector<planner::Block>& blocks,
                          const AnalysisOptions& options) {
+  const Experiment* experiments_begin = p.experiments.data();
   LineImpact m;
   m.point = key.first;
   m.kind = key.second;
@@ -166,6 +228,10 @@ LineImpact analyze_group(const Group& g, const PointKey& key,
   bool sampled = std::any_of(sped_up.begin(), sped_up.end(), [](const auto& s) {
     return s.e->selected_samples > 0;
   });
+  if (analyze_paired(blocks, key, p, options, &m)) {
+    classify(&m, options.min_speedup_experiments, reached, sampled);
+    return m;
+  }
   m.own_baseline =
       static_cast<int>(own_zeros.size()) >= options.min_own_baseline;
   const std::vector<Measure>& zeros = m.own_baseline ? own_zeros : pooled_zeros;
@@ -261,7 +327,18 @@ Analysis analyze(const Profile& p, const AnalysisOptions& options) {
   }
   std::vector<PointKey> keys(key_set.begin(), key_set.end());
   run_notes(p, keys, &a);
+  a.convergence = convergence_text(p.convergence);
   std::vector<Group> groups = group_experiments(p);
+  // Blocks of each region, in profile order (each process's records are in
+  // time order).
+  std::map<std::string, std::vector<planner::Block>> blocks;
+  planner::BlockPairer pairer;
+  for (size_t i = 0; i < p.experiments.size(); ++i) {
+    planner::Observation o = to_observation(p.experiments[i]);
+    if (std::optional<planner::Block> b = pairer.add(i, o))
+      blocks[o.region].push_back(*b);
+  }
+  const std::vector<planner::Block> no_blocks;
 
   for (const PointKey& key : keys) {
     PointSummary s;
@@ -291,8 +368,10 @@ Analysis analyze(const Profile& p, const AnalysisOptions& options) {
     }
     std::vector<LineImpact> impacts;
     for (const Group& g : groups) {
-      impacts.push_back(analyze_group(g, key, pooled_zeros, s.baseline,
-                                      p.experiments.data(), options));
+      auto it = blocks.find(region_key(*g.experiments.front()));
+      impacts.push_back(
+          analyze_group(g, key, pooled_zeros, s.baseline, p,
+                        it == blocks.end() ? no_blocks : it->second, options));
     }
     rank_impacts(&impacts);
     for (LineImpact& m : impacts) a.impacts.push_back(std::move(m));

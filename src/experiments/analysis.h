@@ -23,6 +23,15 @@
 //    Otherwise every 0% experiment of the run serves as both (see
 //    analysis.cc for why).
 //  - Weights: virtual duration (see analysis.cc for why).
+//  - Paired blocks (coordinator/paired_blocks.h): a line with at least
+//    AnalysisOptions::min_paired_blocks blocks (a 0% and an s% experiment of
+//    it, back to back in one process) for the point is estimated from them
+//    alone: y = the block's own difference, regression through the origin,
+//    design = "paired", intercept 0, dof = blocks - 1. Its FitPoints are
+//    the sped-up halves at their block's y and the 0% halves against their
+//    mean (their spread). Lines without enough blocks (Coz's plan, old
+//    profiles, Coz imports) use the regression above, design =
+//    "regression".
 //  - predict(impact, s) is the change of the fitted line between x = 0 and
 //    x = s, i.e. slope * s, with the interval of the slope scaled by s. The
 //    intercept is left out: it measures how far this line's baseline lies
@@ -53,6 +62,8 @@ struct AnalysisOptions {
   int min_speedup_experiments = 3;
   // Own 0% experiments a line needs before they replace the pooled ones.
   int min_own_baseline = 2;
+  // Paired blocks a line needs to be estimated from them.
+  int min_paired_blocks = 3;
 };
 
 // One experiment as a point of a line's regression.
@@ -86,6 +97,7 @@ struct LineImpact {
   int speedup_levels = 0;        // distinct nonzero speed-ups among them
   int baseline_experiments = 0;  // of them at 0%
   bool own_baseline = false;     // the 0% points are the line's own
+  std::string design = "regression";  // or "paired" (see above)
   // The points the regression saw, 0% ones first (plots show them); empty
   // when there was no reference to measure against.
   std::vector<FitPoint> points;
@@ -115,6 +127,9 @@ struct Analysis {
   // Grouped by point (in the order of `points`), then by rank.
   std::vector<LineImpact> impacts;
   std::vector<std::string> notes;  // run-level sentences for the user
+  // The plan's convergence state in one sentence (convergence_summary.h);
+  // "" when the profile does not record it.
+  std::string convergence;
 };
 
 Analysis analyze(const profile::Profile& p,

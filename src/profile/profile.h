@@ -15,7 +15,7 @@ namespace andweorc::profile {
 
 // JSON schema version: readers reject another major version.
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 2;
+inline constexpr int kSchemaMinor = 3;
 
 // One source-level frame. An address inside inlined code expands into several
 // Frames (innermost first), the outer ones with inlined == false only for the
@@ -127,6 +127,23 @@ struct ExperimentSettings {
   bool operator==(const ExperimentSettings&) const = default;
 };
 
+// Where the experiment plan's answer stood when the run ended (since 1.3;
+// state "" when absent). docs/causal-analysis.md, "Stopping rule".
+struct Convergence {
+  std::string state;    // "stable", "flat" or "running"
+  int experiments = 0;  // experiments it is based on
+  int regions = 0;      // regions with at least one paired block
+  int in_play = 0;      // of them, still in play
+  std::string point;    // the progress point the leader is for
+  std::string leader;   // "FILE:LINE" or a function; "" when none
+  double impact = 0;    // the leader's impact and 95% interval
+  double ci_low = 0;
+  double ci_high = 0;
+  int stable_for = 0;        // experiments the leader has led
+  double useful_impact = 0;  // smaller impacts do not matter
+  bool operator==(const Convergence&) const = default;
+};
+
 struct Profile {
   RunInfo run;
   ExperimentSettings settings;
@@ -141,6 +158,7 @@ struct Profile {
   std::vector<ProgressPoint> points;
   std::vector<std::string> warnings;    // sentences for the user
   std::vector<Experiment> experiments;  // empty when none ran
+  Convergence convergence;              // since 1.3
   bool operator==(const Profile&) const = default;
 };
 

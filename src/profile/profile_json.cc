@@ -179,6 +179,17 @@ double get_seconds(const Json& obj, std::string_view key,
   return d;
 }
 
+double get_number(const Json& obj, std::string_view key,
+                  const std::string& where) {
+  const Json& v = field(obj, key, where);
+  std::string path = join(where, key);
+  if (!v.is_number()) wrong_type(path, "a number", v);
+  double d = v.get<double>();
+  if (!std::isfinite(d))
+    throw Invalid{fmt::format("field '{}' must be finite", path)};
+  return d;
+}
+
 std::vector<std::string> get_strings(const Json& obj, std::string_view key,
                                      const std::string& where) {
   const Json& a = get_array(obj, key, where);
@@ -356,6 +367,30 @@ void read_settings(const Json& doc, ExperimentSettings* st) {
   st->granularity = get_granularity(o, w);
 }
 
+// Optional since 1.3: absent means the plan's state was not recorded.
+void read_convergence(const Json& doc, Convergence* c) {
+  if (!doc.contains("convergence")) return;
+  const std::string w = "convergence";
+  const Json& o = get_object(doc, "convergence", "");
+  c->state = get_string(o, "state", w);
+  if (c->state != "stable" && c->state != "flat" && c->state != "running")
+    throw Invalid{fmt::format(
+        "field '{}.state' must be \"stable\", \"flat\" or \"running\", "
+        "not \"{}\"",
+        w, c->state)};
+  constexpr int kMax = std::numeric_limits<int>::max();
+  c->experiments = get_int(o, "experiments", w, 0, kMax);
+  c->regions = get_int(o, "regions", w, 0, kMax);
+  c->in_play = get_int(o, "in_play", w, 0, kMax);
+  c->point = get_string(o, "point", w);
+  c->leader = get_string(o, "leader", w);
+  c->impact = get_number(o, "impact", w);
+  c->ci_low = get_number(o, "ci_low", w);
+  c->ci_high = get_number(o, "ci_high", w);
+  c->stable_for = get_int(o, "stable_for", w, 0, kMax);
+  c->useful_impact = get_number(o, "useful_impact", w);
+}
+
 PointDelta read_delta(const Json& v, const std::string& w) {
   const Json& o = as_object(v, w);
   PointDelta d;
@@ -465,6 +500,7 @@ Profile read_body(const Json& doc) {
   read_points(doc, &p.points);
   p.warnings = get_strings(doc, "warnings", "");
   read_experiments(doc, &p.experiments);
+  read_convergence(doc, &p.convergence);
   return p;
 }
 
@@ -599,6 +635,20 @@ nlohmann::ordered_json to_json(const Profile& p) {
                                 {"points", std::move(deltas)}});
   }
   j["experiments"] = std::move(experiments);
+  if (!p.convergence.state.empty()) {
+    const Convergence& c = p.convergence;
+    j["convergence"] = OJson{{"state", c.state},
+                             {"experiments", c.experiments},
+                             {"regions", c.regions},
+                             {"in_play", c.in_play},
+                             {"point", c.point},
+                             {"leader", c.leader},
+                             {"impact", c.impact},
+                             {"ci_low", c.ci_low},
+                             {"ci_high", c.ci_high},
+                             {"stable_for", c.stable_for},
+                             {"useful_impact", c.useful_impact}};
+  }
   return j;
 }
 

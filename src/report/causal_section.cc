@@ -206,6 +206,7 @@ void write_causal(const profile::Profile& p, const Analysis& a,
         "latency 5% lower).",
         2);
   }
+  if (!a.convergence.empty()) w.para(a.convergence, 2);
   for (const std::string& note : a.notes) {
     std::vector<std::string> lines = wrap(note, options.width - 4);
     for (size_t i = 0; i < lines.size(); ++i) {

@@ -62,6 +62,7 @@ Profile full_profile() {
   e.speedup_pct = 0;
   e.points.clear();
   p.experiments.push_back(e);
+  p.convergence = {"flat", 212, 5, 0, "requests", "", 0, 0, 0, 0, 0.05};
   return p;
 }
 
@@ -100,7 +101,9 @@ TEST(ProfileJson, RoundTripsCompactAndDefault) {
 TEST(ProfileJson, WritesDocumentedLayout) {
   json j = json::parse(text_of(full_profile()));
   EXPECT_EQ(j["format"], "andweorc-profile");
-  EXPECT_EQ(j["version"], "1.2");
+  EXPECT_EQ(j["version"], "1.3");
+  EXPECT_EQ(j["convergence"]["state"], "flat");
+  EXPECT_EQ(j["convergence"]["experiments"], 212);
   EXPECT_EQ(j["run"]["command"][2], "80 81");
   EXPECT_EQ(j["run"]["sampler"], "timer");
   EXPECT_EQ(j["counts"]["threads"], 7);
@@ -396,6 +399,11 @@ TEST(ProfileJsonErrors, WrongTypes) {
   const Case cases[] = {
       {"/counts/samples"_json_pointer, "12",
        "field 'counts.samples' must be a non-negative integer, not a string"},
+      {"/convergence/state"_json_pointer, "done",
+       "field 'convergence.state' must be \"stable\", \"flat\" or "
+       "\"running\", not \"done\""},
+      {"/convergence/impact"_json_pointer, "0.5",
+       "field 'convergence.impact' must be a number, not a string"},
       {"/counts/samples"_json_pointer, -3,
        "field 'counts.samples' must be a non-negative integer, not the "
        "number -3"},

@@ -131,6 +131,8 @@ Profile full_profile() {
   e.points = {{"p", PointKind::kThroughput, 5, 0, 0, 0, 0},
               {"q", PointKind::kLatency, 0, 4, 3, 1, 2}};
   p.experiments = {e};
+  p.convergence = {"stable", 40,  3,   1,  "p", "/src/a.c:3",
+                   0.5,      0.4, 0.6, 22, 0.05};
   return p;
 }
 

@@ -1,0 +1,129 @@
+// convergence.cc: see convergence.h (rules R1-R6).
+#include "coordinator/convergence.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace andweorc::planner {
+
+const char* state_name(ConvergenceState s) {
+  switch (s) {
+    case ConvergenceState::kStable:
+      return "stable";
+    case ConvergenceState::kFlat:
+      return "flat";
+    case ConvergenceState::kRunning:
+      break;
+  }
+  return "running";
+}
+
+void ConvergenceTracker::add(const Observation& o) {
+  size_t index = size_t(experiments_++);
+  std::optional<Block> block = pairer_.add(index, o);
+  if (block) {
+    const Observation& prev = last_[o.stream];
+    const Observation& base = block->baseline == index ? o : prev;
+    const Observation& fast = block->sped_up == index ? o : prev;
+    double x = fast.speedup_pct / 100.0;
+    ++region_blocks_[o.region];
+    for (const PointCount& p : fast.points) {
+      std::optional<double> y = block_speedup(base, fast, p);
+      if (!y) continue;
+      PointState& ps = points_[{p.name, p.latency}];
+      ps.regions[o.region].add(x, *y, std::min(base.virtual_s, fast.virtual_s));
+      ++ps.blocks;
+    }
+  }
+  last_[o.stream] = o;
+  update();
+}
+
+bool ConvergenceTracker::in_play(const std::string& region) const {
+  auto it = region_in_play_.find(region);
+  return it == region_in_play_.end() || it->second;
+}
+
+int ConvergenceTracker::blocks(const std::string& region) const {
+  auto it = region_blocks_.find(region);
+  return it == region_blocks_.end() ? 0 : it->second;
+}
+
+void ConvergenceTracker::update() {
+  const ConvergenceOptions& opt = options_;
+  ConvergenceStatus s;
+  s.experiments = experiments_;
+  for (const auto& [region, n] : region_blocks_) s.blocks += n;
+  region_in_play_.clear();
+  for (const auto& [region, n] : region_blocks_)
+    region_in_play_[region] = false;
+  bool all_flat = true, all_settled = true, any_point = false;
+  int primary_blocks = -1;
+  for (auto& [key, ps] : points_) {
+    if (ps.blocks == 0) continue;
+    any_point = true;
+    std::map<std::string, SlopeEstimate> est;
+    for (const auto& [region, acc] : ps.regions)
+      est[region] = acc.estimate(opt.level);
+    auto judged = [&](const SlopeEstimate& e) {
+      return e.valid && e.blocks >= opt.min_blocks;  // R1
+    };
+    // R2: significant first, then by impact; ties by name (map order).
+    const std::string* leader = nullptr;
+    for (const auto& [region, e] : est) {
+      if (!judged(e)) continue;
+      if (leader == nullptr) {
+        leader = &region;
+        continue;
+      }
+      const SlopeEstimate& l = est[*leader];
+      if (std::make_tuple(e.low > 0, e.slope) >
+          std::make_tuple(l.low > 0, l.slope))
+        leader = &region;
+    }
+    std::string leader_name = leader ? *leader : std::string();
+    if (leader_name != ps.leader) {
+      ps.leader = leader_name;
+      ps.leader_since = experiments_;
+    }
+    const SlopeEstimate* lead = leader ? &est[*leader] : nullptr;
+    bool significant = lead != nullptr && lead->low > 0;
+    bool flat = true, resolved = true;
+    for (const auto& [region, e] : est) {
+      bool j = judged(e);
+      bool below_useful = j && e.high < opt.useful_impact;
+      bool below_leader =
+          j && significant && region != leader_name && e.high < lead->low;
+      bool playing = !j || !(below_useful || below_leader);  // R3
+      if (playing) region_in_play_[region] = true;
+      if (!below_useful) flat = false;  // R5
+      if (playing && region != leader_name) {
+        bool tie = j && lead != nullptr &&
+                   (e.high - e.low) / 2 <= opt.tie_half_width &&
+                   (lead->high - lead->low) / 2 <= opt.tie_half_width;
+        if (!tie) resolved = false;
+      }
+    }
+    bool stable = significant && resolved &&
+                  experiments_ - ps.leader_since >= opt.stable_experiments;
+    all_flat = all_flat && flat;
+    all_settled = all_settled && (flat || stable);  // R6
+    if (ps.blocks > primary_blocks) {
+      primary_blocks = ps.blocks;
+      s.point = key.first;
+      s.point_latency = key.second;
+      s.leader = leader_name;
+      if (lead) s.leader_estimate = *lead;
+      s.stable_for = leader ? experiments_ - ps.leader_since : 0;
+    }
+  }
+  s.regions = int(region_blocks_.size());
+  for (const auto& [region, playing] : region_in_play_) s.in_play += playing;
+  if (any_point && all_flat)
+    s.state = ConvergenceState::kFlat;
+  else if (any_point && all_settled)
+    s.state = ConvergenceState::kStable;
+  status_ = s;
+}
+
+}  // namespace andweorc::planner

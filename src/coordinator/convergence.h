@@ -1,0 +1,92 @@
+// convergence.h: which regions are still in play, the leader, and whether
+// the answer is stable; fed one finished experiment at a time.
+//
+// The rules (docs/causal-analysis.md, "Stopping rule"), per progress point,
+// from the paired-block estimates of paired_blocks.h:
+//  R1 a region is judged once it has min_blocks blocks;
+//  R2 the leader is the judged region ranked first: significant (interval
+//     above 0) before not, then by impact (the report's ranking rule);
+//  R3 a judged region leaves play when its interval lies below
+//     useful_impact (it cannot matter) or below the leader's interval (it
+//     cannot overtake it); an unjudged region is in play;
+//  R4 the point is stable when its leader is significant, has been the
+//     leader for stable_experiments experiments, and every other region in
+//     play is resolved against it: both intervals narrower than
+//     +-tie_half_width (a tie to the precision that matters);
+//  R5 the point is flat when every region is judged and lies below
+//     useful_impact;
+//  R6 the run is stable when every point with blocks is stable or flat, and
+//     flat when they are all flat.
+// A region is in play when it is in play for some point. Pure and
+// deterministic: the preloaded planner and `andweorc run` compute the same
+// state from the same experiments.
+#ifndef ANDWEORC_COORDINATOR_CONVERGENCE_H_
+#define ANDWEORC_COORDINATOR_CONVERGENCE_H_
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "coordinator/paired_blocks.h"
+
+namespace andweorc::planner {
+
+struct ConvergenceOptions {
+  double level = 0.95;
+  double useful_impact = 0.05;
+  int min_blocks = 3;
+  int stable_experiments = 20;
+  double tie_half_width = 0.05;
+};
+
+enum class ConvergenceState { kRunning, kStable, kFlat };
+const char* state_name(ConvergenceState s);  // "running", "stable", "flat"
+
+struct ConvergenceStatus {
+  ConvergenceState state = ConvergenceState::kRunning;
+  int experiments = 0;  // observations so far
+  int blocks = 0;       // complete blocks so far (all regions)
+  int regions = 0;      // regions with at least one block
+  int in_play = 0;      // of them, still in play
+  std::string point;    // the point the leader is for (most blocks)
+  bool point_latency = false;
+  std::string leader;  // region key; empty while none is judged
+  SlopeEstimate leader_estimate;
+  int stable_for = 0;  // experiments since the leader last changed
+};
+
+class ConvergenceTracker {
+ public:
+  explicit ConvergenceTracker(ConvergenceOptions options = {})
+      : options_(options) {}
+  void add(const Observation& o);
+  const ConvergenceStatus& status() const { return status_; }
+  const ConvergenceOptions& options() const { return options_; }
+  // Regions never seen are in play.
+  bool in_play(const std::string& region) const;
+  int blocks(const std::string& region) const;
+
+ private:
+  using PointKey = std::pair<std::string, bool>;  // name, latency
+  struct PointState {
+    std::map<std::string, SlopeAccumulator> regions;
+    int blocks = 0;
+    std::string leader;
+    int leader_since = 0;  // experiment count when it became leader
+  };
+  void update();
+
+  ConvergenceOptions options_;
+  BlockPairer pairer_;
+  std::map<int, Observation> last_;  // last observation of each stream
+  std::map<PointKey, PointState> points_;
+  std::map<std::string, int> region_blocks_;
+  std::map<std::string, bool> region_in_play_;
+  int experiments_ = 0;
+  ConvergenceStatus status_;
+};
+
+}  // namespace andweorc::planner
+
+#endif  // ANDWEORC_COORDINATOR_CONVERGENCE_H_

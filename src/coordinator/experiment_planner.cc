@@ -1,0 +1,105 @@
+// experiment_planner.cc: see experiment_planner.h (rules P1-P5).
+#include "coordinator/experiment_planner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+namespace andweorc::planner {
+namespace {
+
+constexpr uint64_t kFewVisits = 5;
+constexpr double kRateSmoothing = 0.3;  // weight of the newest rate
+
+}  // namespace
+
+ExperimentPlanner::ExperimentPlanner(PlannerOptions options, uint64_t seed)
+    : options_(std::move(options)),
+      rng_(seed),
+      tracker_(options_.convergence),
+      length_ns_(options_.initial_length_ns) {
+  options_.levels.erase(
+      std::remove_if(options_.levels.begin(), options_.levels.end(),
+                     [](int s) { return s <= 0 || s > 100; }),
+      options_.levels.end());
+  if (options_.levels.empty()) options_.levels = {25, 50, 75};
+}
+
+std::optional<Plan> ExperimentPlanner::next(
+    const std::vector<Candidate>& candidates) {
+  if (pending_) {  // P1: the block's second half
+    Plan p = *pending_;
+    pending_.reset();
+    p.length_ns = length_ns_;
+    return p;
+  }
+  // P3: the most sampled regions with a useful share of the samples.
+  std::vector<Candidate> c;
+  uint64_t total = 0;
+  for (const Candidate& k : candidates) total += k.samples;
+  if (total == 0) return std::nullopt;
+  for (const Candidate& k : candidates)
+    if (k.samples > 0 &&
+        double(k.samples) >= options_.min_sample_share * double(total))
+      c.push_back(k);
+  std::stable_sort(c.begin(), c.end(), [](const auto& a, const auto& b) {
+    return a.samples > b.samples;
+  });
+  if (c.size() > options_.max_regions) c.resize(options_.max_regions);
+  if (c.empty()) return std::nullopt;
+  // P4: fewest blocks among those in play (all, when none is).
+  bool any_in_play = std::any_of(c.begin(), c.end(), [&](const Candidate& k) {
+    return tracker_.in_play(k.region);
+  });
+  const Candidate* pick = nullptr;
+  for (const Candidate& k : c) {
+    if (any_in_play && !tracker_.in_play(k.region)) continue;
+    if (pick == nullptr || given_[k.region] < given_[pick->region]) pick = &k;
+  }
+  int n = given_[pick->region]++;
+  // P2: a fixed speed-up, else the levels in turn.
+  int s = options_.fixed_speedup >= 0
+              ? options_.fixed_speedup
+              : options_.levels[size_t(n) % options_.levels.size()];
+  // P1: random order inside the block, so that what one half leaves behind
+  // (a delay still being paid, a queue) favours neither side.
+  bool zero_first = (rng_() & 1) != 0;
+  Plan first{pick->region, zero_first ? 0 : s, length_ns_};
+  pending_ = Plan{pick->region, zero_first ? s : 0, length_ns_};
+  if (s == 0) pending_.reset();  // --fixed-speedup 0: no block to pair
+  return first;
+}
+
+void ExperimentPlanner::record(const Observation& o) {
+  tracker_.add(o);
+  adapt_length(o);
+}
+
+void ExperimentPlanner::adapt_length(const Observation& o) {
+  if (!(o.virtual_s > 0)) return;
+  bool few = false;
+  for (const PointCount& p : o.points) {
+    std::string key = (p.latency ? "L:" : "T:") + p.name;
+    auto it = rate_.find(key);
+    if (p.events == 0 && it == rate_.end()) continue;  // never reached
+    double r = double(p.events) / o.virtual_s;
+    if (it == rate_.end())
+      rate_[key] = r;
+    else
+      it->second = kRateSmoothing * r + (1 - kRateSmoothing) * it->second;
+    if (p.events < kFewVisits) few = true;
+  }
+  if (rate_.empty()) return;
+  if (few) {  // P5: too few to measure anything: double
+    length_ns_ = std::min(length_ns_ * 2, options_.max_length_ns);
+    return;
+  }
+  double slowest = HUGE_VAL;
+  for (const auto& [key, r] : rate_) slowest = std::min(slowest, r);
+  double ns = slowest > 0 ? options_.target_visits / slowest * 1e9
+                          : double(options_.max_length_ns);
+  length_ns_ = uint64_t(std::clamp(ns, double(options_.min_length_ns),
+                                   double(options_.max_length_ns)));
+}
+
+}  // namespace andweorc::planner

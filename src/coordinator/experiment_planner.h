@@ -1,0 +1,86 @@
+// experiment_planner.h: the one experiment schedule, used by the preloaded
+// coordinator (experiment_runner.h) and the in-process Runner (src/api).
+//
+// Pure and deterministic: no clock, no runtime; the caller passes the
+// candidates (regions with their samples so far), the seed, and every
+// finished experiment. The rules (docs/causal-analysis.md, "Experiment
+// plan"):
+//  P1 experiments come in blocks of two back-to-back halves on the same
+//     region, one at 0% and one at s%, in random order, so slow drift
+//     cancels in the block's difference (paired_blocks.h);
+//  P2 s cycles over a few large levels (default 25, 50, 75%; one level with
+//     a fixed speed-up): large enough for a small variance of the slope,
+//     several so that a saturating curve shows;
+//  P3 candidates are the regions with at least min_sample_share of the
+//     samples, at most max_regions of them, most sampled first;
+//  P4 successive elimination: the next block goes to the candidate in play
+//     (convergence.h, R3) with the fewest blocks, most samples on ties; when
+//     none is in play, to the candidate with the fewest blocks;
+//  P5 length: initial_length until a point has been measured; then the time
+//     the slowest point that was ever reached needs for target_visits
+//     visits (or arrivals), at its recent rate, within [min_length,
+//     max_length]; a point that got fewer than 5 visits doubles it.
+#ifndef ANDWEORC_COORDINATOR_EXPERIMENT_PLANNER_H_
+#define ANDWEORC_COORDINATOR_EXPERIMENT_PLANNER_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "coordinator/convergence.h"
+
+namespace andweorc::planner {
+
+struct PlannerOptions {
+  std::vector<int> levels = {25, 50, 75};  // nonzero speed-ups, percent
+  int fixed_speedup = -1;                  // >= 0: the only s of P2
+  uint64_t initial_length_ns = 200000000;
+  uint64_t min_length_ns = 50000000;
+  uint64_t max_length_ns = 4000000000ull;
+  double target_visits = 50;
+  size_t max_regions = 16;
+  double min_sample_share = 0.01;
+  ConvergenceOptions convergence;
+};
+
+struct Candidate {
+  std::string region;
+  uint64_t samples = 0;
+};
+
+struct Plan {
+  std::string region;
+  int speedup_pct = 0;
+  uint64_t length_ns = 0;
+};
+
+class ExperimentPlanner {
+ public:
+  ExperimentPlanner(PlannerOptions options, uint64_t seed);
+  // The next experiment; nothing while no candidate has samples.
+  std::optional<Plan> next(const std::vector<Candidate>& candidates);
+  // A finished experiment (recorded as the plan said).
+  void record(const Observation& o);
+  // The last plan was not carried out: its block is abandoned.
+  void discard() { pending_.reset(); }
+  const ConvergenceTracker& tracker() const { return tracker_; }
+  uint64_t length_ns() const { return length_ns_; }
+
+ private:
+  void adapt_length(const Observation& o);
+
+  PlannerOptions options_;
+  std::mt19937_64 rng_;
+  ConvergenceTracker tracker_;
+  std::optional<Plan> pending_;         // the second half of the open block
+  std::map<std::string, int> given_;    // blocks started per region
+  std::map<std::string, double> rate_;  // events per virtual s, by point
+  uint64_t length_ns_;
+};
+
+}  // namespace andweorc::planner
+
+#endif  // ANDWEORC_COORDINATOR_EXPERIMENT_PLANNER_H_

@@ -1,0 +1,33 @@
+// observations.cc: see observations.h.
+#include "experiments/observations.h"
+
+namespace andweorc::experiments {
+
+std::string region_key(const profile::Experiment& e) {
+  if (e.granularity == "function")
+    return "function\t" + e.function + "\t" + e.file;
+  return "line\t" + e.file + "\t" + std::to_string(e.line);
+}
+
+planner::PointCount point_count(const profile::PointDelta& d) {
+  planner::PointCount p;
+  p.name = d.name;
+  p.latency = d.kind != profile::PointKind::kThroughput;
+  p.events = p.latency ? d.arrivals : d.visits;
+  p.in_flight_start = d.in_flight_start;
+  p.in_flight_end = d.in_flight_end;
+  return p;
+}
+
+planner::Observation to_observation(const profile::Experiment& e) {
+  planner::Observation o;
+  o.region = region_key(e);
+  o.stream = e.pid;
+  o.speedup_pct = e.speedup_pct;
+  o.virtual_s = e.virtual_duration_s();
+  for (const profile::PointDelta& d : e.points)
+    o.points.push_back(point_count(d));
+  return o;
+}
+
+}  // namespace andweorc::experiments

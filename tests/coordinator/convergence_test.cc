@@ -1,0 +1,181 @@
+// convergence_test.cc: paired blocks, their slope estimate, and the
+// stopping rule R1-R6 on hand-made observations.
+#include "coordinator/convergence.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "coordinator/paired_blocks.h"
+
+namespace andweorc::planner {
+namespace {
+
+// An observation of `region` at s% whose point "done" has the period
+// base * (1 - impact * s / 100) (1000 visits).
+Observation obs(const std::string& region, int s, double impact,
+                double base = 0.001, int stream = 1) {
+  Observation o;
+  o.region = region;
+  o.stream = stream;
+  o.speedup_pct = s;
+  o.virtual_s = base * (1 - impact * s / 100.0) * 1000;
+  o.points = {{"done", false, 1000}};
+  return o;
+}
+
+TEST(PointValue, ThroughputAndLittlesLaw) {
+  Observation o;
+  o.virtual_s = 2;
+  PointCount t{"t", false, 400};
+  EXPECT_DOUBLE_EQ(*point_value(o, t), 0.005);
+  PointCount l{"l", true, 100, 4, 6};  // 5 in flight, 50 arrivals/s
+  EXPECT_DOUBLE_EQ(*point_value(o, l), 0.1);
+  EXPECT_FALSE(point_value(o, {"z", false, 0}).has_value());
+  o.virtual_s = 0;
+  EXPECT_FALSE(point_value(o, t).has_value());
+}
+
+TEST(BlockPairer, PairsAdjacentZeroAndSpeedUpOfOneRegionOnce) {
+  BlockPairer p;
+  EXPECT_FALSE(p.add(0, obs("a", 0, 0)));
+  std::optional<Block> b = p.add(1, obs("a", 40, 0));
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->baseline, 0u);
+  EXPECT_EQ(b->sped_up, 1u);
+  EXPECT_FALSE(p.add(2, obs("a", 0, 0)));  // 1 is already in a block
+  b = p.add(3, obs("a", 20, 0));           // s% first is fine too
+  ASSERT_TRUE(b);
+  b = p.add(4, obs("a", 60, 0));
+  EXPECT_FALSE(b);  // two sped-up halves
+  EXPECT_FALSE(p.add(5, obs("b", 0, 0)));
+  EXPECT_FALSE(p.add(6, obs("a", 20, 0)));  // another region in between
+  // Streams (processes) never mix.
+  EXPECT_FALSE(p.add(7, obs("c", 0, 0, 0.001, 1)));
+  EXPECT_FALSE(p.add(8, obs("c", 20, 0, 0.001, 2)));
+  EXPECT_TRUE(p.add(9, obs("c", 20, 0, 0.001, 1)));
+}
+
+TEST(SlopeAccumulator, ExactBlocksGiveTheSlopeWithANarrowInterval) {
+  SlopeAccumulator a;
+  for (double x : {0.2, 0.4, 0.6, 0.2}) a.add(x, 0.5 * x);
+  SlopeEstimate e = a.estimate(0.95);
+  EXPECT_TRUE(e.valid);
+  EXPECT_EQ(e.blocks, 4);
+  EXPECT_NEAR(e.slope, 0.5, 1e-12);
+  EXPECT_NEAR(e.low, 0.5, 1e-9);
+  EXPECT_NEAR(e.high, 0.5, 1e-9);
+}
+
+TEST(SlopeAccumulator, IntervalMatchesStudentT) {
+  // y = 0.5 x + e, e = +-0.01: b = 0.5, rss = 4 * 1e-4 (x symmetric).
+  SlopeAccumulator a;
+  a.add(0.5, 0.26);
+  a.add(0.5, 0.24);
+  a.add(0.5, 0.26);
+  a.add(0.5, 0.24);
+  SlopeEstimate e = a.estimate(0.95);
+  double se = std::sqrt(4e-4 / 3 / 1.0);  // sxx = 4 * 0.25
+  EXPECT_NEAR(e.se, se, 1e-12);
+  EXPECT_NEAR(e.high - e.slope, 3.182446305 * se, 1e-6);  // t(0.975, 3)
+  EXPECT_FALSE(SlopeAccumulator().estimate(0.95).valid);
+}
+
+TEST(BlockSpeedup, DriftCancelsWithinTheBlock) {
+  // The program is 30% slower than at the start, in both halves alike.
+  std::optional<double> y = block_speedup(
+      obs("a", 0, 0.5, 0.0013), obs("a", 40, 0.5, 0.0013), {"done", false});
+  ASSERT_TRUE(y);
+  EXPECT_NEAR(*y, 0.2, 1e-12);
+}
+
+TEST(ConvergenceTracker, StableOnlyAfterTheLeaderLedForNExperiments) {
+  ConvergenceOptions o;
+  o.stable_experiments = 10;
+  ConvergenceTracker t(o);
+  int levels[] = {20, 40, 60};
+  for (int i = 0; i < 30; ++i) {
+    const char* r = i % 2 ? "a" : "b";
+    double impact = i % 2 ? 0.8 : 0.3;
+    // Tiny deterministic noise so that the intervals are not empty.
+    double noise = (i % 3 - 1) * 0.00001;
+    t.add(obs(r, 0, impact, 0.001 + noise));
+    t.add(obs(r, levels[i % 3], impact, 0.001 - noise));
+    if (t.status().state == ConvergenceState::kStable) {
+      EXPECT_GE(t.status().stable_for, 10);
+      break;
+    }
+  }
+  const ConvergenceStatus& s = t.status();
+  EXPECT_EQ(s.state, ConvergenceState::kStable);
+  EXPECT_EQ(s.leader, "a");
+  EXPECT_EQ(s.point, "done");
+  EXPECT_FALSE(t.in_play("b"));  // its interval lies below a's
+  EXPECT_TRUE(t.in_play("never seen"));
+}
+
+TEST(ConvergenceTracker, NeedsMinBlocksBeforeJudging) {
+  ConvergenceTracker t;
+  t.add(obs("a", 0, 0.8));
+  t.add(obs("a", 40, 0.8));
+  t.add(obs("a", 0, 0.8));
+  t.add(obs("a", 40, 0.8));
+  EXPECT_EQ(t.status().leader, "");  // 2 blocks < 3
+  EXPECT_EQ(t.status().state, ConvergenceState::kRunning);
+  EXPECT_TRUE(t.in_play("a"));
+}
+
+TEST(ConvergenceTracker, TiesWithinTheIndifferenceZoneAreResolved) {
+  ConvergenceOptions o;
+  o.stable_experiments = 6;
+  ConvergenceTracker t(o);
+  for (int i = 0; i < 40 && t.status().state == ConvergenceState::kRunning;
+       ++i) {
+    // Both lines see the same measurements: equal estimates, equal
+    // (overlapping) intervals, about +-0.03 wide.
+    const char* r = i % 2 ? "a" : "b";
+    double noise = ((i / 2) % 4 - 1.5) * 0.00001;
+    t.add(obs(r, 0, 0.5, 0.001 + noise));
+    t.add(obs(r, 40, 0.5, 0.001 - noise));
+  }
+  EXPECT_EQ(t.status().state, ConvergenceState::kStable);
+  EXPECT_EQ(t.status().in_play, 2);  // tied: both stay in play
+}
+
+TEST(ConvergenceTracker, FlatWhenEveryRegionIsBelowTheUsefulImpact) {
+  ConvergenceTracker t;
+  for (int i = 0; i < 12; ++i) {
+    const char* r = i % 2 ? "a" : "b";
+    double noise = (i % 3 - 1) * 0.000005;
+    t.add(obs(r, 0, 0.0, 0.001 + noise));
+    t.add(obs(r, 60, 0.01, 0.001 - noise));
+  }
+  EXPECT_EQ(t.status().state, ConvergenceState::kFlat);
+  EXPECT_EQ(t.status().in_play, 0);
+  EXPECT_STREQ(state_name(t.status().state), "flat");
+}
+
+TEST(ConvergenceTracker, EveryPointMustSettle) {
+  // Point "done" is settled, point "other" is still noisy: running.
+  ConvergenceOptions o;
+  o.stable_experiments = 4;
+  ConvergenceTracker t(o);
+  for (int i = 0; i < 20; ++i) {
+    for (int s : {0, 40}) {
+      Observation x = obs("a", s, 0.8);
+      x.virtual_s *= 1 + (i % 3 - 1) * 1e-5;
+      // "other" measures a program speed-up of +-30% in turn: its interval
+      // stays wide around 0.
+      x.points.push_back({"other", false,
+                          uint64_t(s == 0  ? 1000
+                                   : i % 2 ? 523
+                                           : 971)});
+      t.add(x);
+    }
+  }
+  EXPECT_EQ(t.status().state, ConvergenceState::kRunning);
+  EXPECT_EQ(t.status().leader, "a");
+}
+
+}  // namespace
+}  // namespace andweorc::planner

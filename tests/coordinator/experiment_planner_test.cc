@@ -1,0 +1,194 @@
+// experiment_planner_test.cc: the planner's rules P1-P5 and the stopping
+// rule, on a simulated program (fake_program.h) with fake time.
+#include "coordinator/experiment_planner.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "fake_program.h"
+
+namespace andweorc::planner {
+namespace {
+
+using testing::FakeProgram;
+using testing::FakeRegion;
+
+// Runs until the state settles or `max` experiments; returns how many ran.
+int run_until_settled(ExperimentPlanner* p, FakeProgram* prog, int max) {
+  int n = 0;
+  while (n < max && p->tracker().status().state == ConvergenceState::kRunning) {
+    std::optional<Plan> plan = p->next(prog->candidates());
+    if (!plan) break;
+    p->record(prog->run(*plan));
+    ++n;
+  }
+  return n;
+}
+
+std::vector<FakeRegion> three_regions() {
+  return {{"line\ta.cc\t1", 0.8, 500},
+          {"line\ta.cc\t2", 0.2, 300},
+          {"line\ta.cc\t3", 0.0, 200}};
+}
+
+TEST(ExperimentPlanner, BlocksPairZeroWithSpeedUpOnOneRegion) {
+  ExperimentPlanner p({}, 7);
+  FakeProgram prog(three_regions(), 1000);
+  std::set<bool> zero_first_seen;
+  for (int i = 0; i < 40; ++i) {
+    Plan a = *p.next(prog.candidates());
+    p.record(prog.run(a));
+    Plan b = *p.next(prog.candidates());
+    p.record(prog.run(b));
+    EXPECT_EQ(a.region, b.region);  // P1
+    EXPECT_TRUE((a.speedup_pct == 0) != (b.speedup_pct == 0));
+    int s = a.speedup_pct + b.speedup_pct;
+    EXPECT_TRUE(s == 25 || s == 50 || s == 75) << s;  // P2
+    zero_first_seen.insert(a.speedup_pct == 0);
+  }
+  EXPECT_EQ(zero_first_seen.size(), 2u);  // both orders occur
+  EXPECT_EQ(p.tracker().status().blocks, 40);
+}
+
+TEST(ExperimentPlanner, SameSeedSamePlan) {
+  auto plans = [](uint64_t seed) {
+    ExperimentPlanner p({}, seed);
+    FakeProgram prog(three_regions(), 1000, 0.01, 3);
+    std::vector<std::tuple<std::string, int, uint64_t>> out;
+    for (int i = 0; i < 60; ++i) {
+      Plan x = *p.next(prog.candidates());
+      out.emplace_back(x.region, x.speedup_pct, x.length_ns);
+      p.record(prog.run(x));
+    }
+    return out;
+  };
+  EXPECT_EQ(plans(11), plans(11));
+  EXPECT_NE(plans(11), plans(12));
+}
+
+TEST(ExperimentPlanner, FixedSpeedupIsTheOnlyLevel) {
+  PlannerOptions o;
+  o.fixed_speedup = 35;
+  ExperimentPlanner p(o, 1);
+  FakeProgram prog(three_regions(), 1000);
+  for (int i = 0; i < 30; ++i) {
+    Plan x = *p.next(prog.candidates());
+    EXPECT_TRUE(x.speedup_pct == 0 || x.speedup_pct == 35);
+    p.record(prog.run(x));
+  }
+}
+
+TEST(ExperimentPlanner, IgnoresRegionsWithFewSamplesAndCapsTheCount) {
+  PlannerOptions o;
+  o.max_regions = 2;
+  ExperimentPlanner p(o, 1);
+  std::vector<FakeRegion> r = three_regions();
+  r.push_back({"line\tb.cc\t9", 0.9, 5});  // < 1% of the samples
+  FakeProgram prog(r, 1000);
+  std::set<std::string> chosen;
+  for (int i = 0; i < 60; ++i) {
+    Plan x = *p.next(prog.candidates());
+    chosen.insert(x.region);
+    p.record(prog.run(x));
+  }
+  EXPECT_EQ(chosen, (std::set<std::string>{"line\ta.cc\t1", "line\ta.cc\t2"}));
+}
+
+TEST(ExperimentPlanner, NothingToPlanWithoutSamples) {
+  ExperimentPlanner p({}, 1);
+  EXPECT_FALSE(p.next({}).has_value());
+  EXPECT_FALSE(p.next({{"line\ta.cc\t1", 0}}).has_value());
+}
+
+TEST(ExperimentPlanner, LengthFollowsTheSlowestReachedPoint) {
+  PlannerOptions o;  // 50 ms .. 4 s
+  o.target_visits = 200;
+  ExperimentPlanner p(o, 1);
+  EXPECT_EQ(p.length_ns(), o.initial_length_ns);
+  Observation fast;
+  fast.region = "line\ta.cc\t1";
+  fast.virtual_s = 0.2;
+  fast.points = {{"fast", false, 80000}, {"never", false, 0}};
+  p.record(fast);  // 400k/s: 200 visits take 0.5 ms: the minimum
+  EXPECT_EQ(p.length_ns(), o.min_length_ns);
+  Observation slow = fast;
+  slow.points = {{"fast", false, 20000}, {"slow", false, 20}};
+  p.record(slow);  // 100/s: 200 visits take 2 s
+  EXPECT_NEAR(double(p.length_ns()), 2e9, 1e6);
+  Observation few = slow;
+  few.virtual_s = 2;
+  few.points = {{"fast", false, 800000}, {"slow", false, 3}};
+  p.record(few);  // fewer than 5: doubles
+  EXPECT_EQ(p.length_ns(), o.max_length_ns);
+}
+
+TEST(ExperimentPlanner, DiscardAbandonsTheBlock) {
+  ExperimentPlanner p({}, 1);
+  FakeProgram prog({{"line\ta.cc\t1", 0.5, 10}, {"line\ta.cc\t2", 0.5, 10}},
+                   1000);
+  Plan a = *p.next(prog.candidates());
+  p.discard();
+  Plan b = *p.next(prog.candidates());
+  EXPECT_NE(a.region, b.region);  // a new block, on the least tested region
+}
+
+TEST(ExperimentPlanner, FindsTheBottleneckAndStopsDespiteDrift) {
+  ExperimentPlanner p({}, 5);
+  // 3% noise per experiment, and the program slows down 2% a second.
+  FakeProgram prog(three_regions(), 2000, 0.03, 9);
+  prog.drift_per_s = 0.02;
+  int n = run_until_settled(&p, &prog, 2000);
+  const ConvergenceStatus& s = p.tracker().status();
+  ASSERT_EQ(s.state, ConvergenceState::kStable) << n;
+  EXPECT_EQ(s.leader, "line\ta.cc\t1");
+  EXPECT_LT(s.leader_estimate.low, 0.8);
+  EXPECT_GT(s.leader_estimate.high, 0.8);
+  // The zero region left play: it cannot matter.
+  EXPECT_FALSE(p.tracker().in_play("line\ta.cc\t3"));
+  EXPECT_LT(n, 200);
+}
+
+TEST(ExperimentPlanner, EliminatedRegionsGetNoMoreBlocks) {
+  ExperimentPlanner p({}, 5);
+  FakeProgram prog(three_regions(), 2000, 0.02, 9);
+  run_until_settled(&p, &prog, 2000);
+  int zero_blocks = p.tracker().blocks("line\ta.cc\t3");
+  int leader_blocks = p.tracker().blocks("line\ta.cc\t1");
+  EXPECT_LT(zero_blocks, leader_blocks);
+}
+
+TEST(ExperimentPlanner, FlatProgramIsCalledFlat) {
+  ExperimentPlanner p({}, 3);
+  FakeProgram prog({{"line\ta.cc\t1", 0.0, 500}, {"line\ta.cc\t2", 0.01, 500}},
+                   2000, 0.01, 4);
+  int n = run_until_settled(&p, &prog, 2000);
+  EXPECT_EQ(p.tracker().status().state, ConvergenceState::kFlat) << n;
+  EXPECT_EQ(p.tracker().status().in_play, 0);
+}
+
+TEST(ExperimentPlanner, LatencyPointsConverge) {
+  ExperimentPlanner p({}, 2);
+  FakeProgram prog(three_regions(), 2000, 0.02, 6);
+  prog.latency = true;
+  prog.point = "request";
+  run_until_settled(&p, &prog, 2000);
+  const ConvergenceStatus& s = p.tracker().status();
+  EXPECT_EQ(s.state, ConvergenceState::kStable);
+  EXPECT_TRUE(s.point_latency);
+  EXPECT_EQ(s.point, "request");
+  EXPECT_EQ(s.leader, "line\ta.cc\t1");
+}
+
+TEST(ExperimentPlanner, SaturatingCurveStillRanksTheLeader) {
+  // The effect stops growing past 20%: levels above it see a flatter
+  // slope, but the ranking stays right.
+  ExperimentPlanner p({}, 8);
+  FakeProgram prog(three_regions(), 2000, 0.02, 1);
+  prog.saturate_at = 0.2;
+  run_until_settled(&p, &prog, 2000);
+  EXPECT_EQ(p.tracker().status().leader, "line\ta.cc\t1");
+}
+
+}  // namespace
+}  // namespace andweorc::planner

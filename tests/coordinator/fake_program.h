@@ -1,0 +1,94 @@
+// fake_program.h: a simulated program for the planner's tests: regions with
+// known impacts and sample shares, a progress point whose rate drifts with
+// (fake) time, and deterministic noise. No clock, no runtime.
+#ifndef ANDWEORC_TESTS_COORDINATOR_FAKE_PROGRAM_H_
+#define ANDWEORC_TESTS_COORDINATOR_FAKE_PROGRAM_H_
+
+#include <cmath>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "coordinator/experiment_planner.h"
+
+namespace andweorc::planner::testing {
+
+struct FakeRegion {
+  std::string key;
+  double impact;     // true program speed-up per unit of speed-up
+  uint64_t samples;  // share of the samples (relative)
+};
+
+class FakeProgram {
+ public:
+  FakeProgram(std::vector<FakeRegion> regions, double rate_per_s,
+              double noise = 0.01, uint64_t seed = 1)
+      : regions_(std::move(regions)),
+        rate_(rate_per_s),
+        noise_(noise),
+        rng_(seed) {}
+
+  // The program slows down by this fraction per second of run time (a
+  // growing database, a neighbour's build): slow drift.
+  double drift_per_s = 0;
+  // Makes the point a latency point (Little's law: in flight = rate x
+  // latency, constant).
+  bool latency = false;
+  std::string point = "done";
+  // Saturation: impacts apply only up to this speed-up (a curve that
+  // flattens); 1 = linear.
+  double saturate_at = 1.0;
+
+  std::vector<Candidate> candidates() const {
+    std::vector<Candidate> c;
+    for (const FakeRegion& r : regions_) c.push_back({r.key, r.samples});
+    return c;
+  }
+
+  // Runs `plan` from the current fake time; advances it.
+  Observation run(const Plan& plan) {
+    double impact = 0;
+    for (const FakeRegion& r : regions_)
+      if (r.key == plan.region) impact = r.impact;
+    double s = std::min(plan.speedup_pct / 100.0, saturate_at);
+    double len = double(plan.length_ns) / 1e9;
+    double slow = 1 + drift_per_s * now_s_;
+    std::normal_distribution<double> n(0, noise_);
+    // Program speed-up impact * s: the period shrinks by that fraction.
+    double period = slow * (1 - impact * s) * (1 + n(rng_)) / rate_;
+    Observation o;
+    o.region = plan.region;
+    o.stream = 1;
+    o.speedup_pct = plan.speedup_pct;
+    o.virtual_s = len;
+    PointCount p;
+    p.name = point;
+    p.latency = latency;
+    if (!latency) {
+      p.events = uint64_t(std::llround(len / period));
+    } else {
+      // Arrivals at `rate_`; the latency (in flight / arrival rate, Little's
+      // law) is proportional to `period`.
+      p.events = uint64_t(std::llround(len * rate_));
+      int64_t in_flight = int64_t(std::llround(period * rate_ * 1e5));
+      p.in_flight_start = p.in_flight_end = in_flight;
+    }
+    o.points.push_back(p);
+    now_s_ += len + 0.01;
+    return o;
+  }
+
+  double now_s() const { return now_s_; }
+
+ private:
+  std::vector<FakeRegion> regions_;
+  double rate_;
+  double noise_;
+  std::mt19937_64 rng_;
+  double now_s_ = 0;
+};
+
+}  // namespace andweorc::planner::testing
+
+#endif  // ANDWEORC_TESTS_COORDINATOR_FAKE_PROGRAM_H_
