@@ -4,7 +4,7 @@
 //
 // It reads the experiments from the raw files the runtime streams
 // (ingest/experiment_tail.h) and feeds them to the planner's convergence
-// tracker (coordinator/convergence.h), the same rules the preloaded planner
+// tracker (planner/convergence.h), the same rules the preloaded planner
 // applies. The status line shows elapsed time, experiments per second, the
 // regions still in play and the leader with its interval. It writes only to
 // standard error: the status line only when that is a terminal, warnings
@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-#include "coordinator/convergence.h"
+#include "planner/convergence.h"
 #include "profile/profile.h"
 
 namespace andweorc::cli {

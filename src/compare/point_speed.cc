@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "experiments/statistics.h"
+#include "statistics/statistics.h"
 
 namespace andweorc::compare {
 namespace {

@@ -7,9 +7,9 @@
 #include <tuple>
 
 #include "compare/multiple_testing.h"
-#include "experiments/statistics.h"
 #include "profile/attribution.h"
 #include "profile/merge.h"
+#include "statistics/statistics.h"
 
 namespace andweorc::compare {
 namespace {

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "coordinator/coordinator_config.h"
-#include "coordinator/experiment_planner.h"
 #include "coordinator/line_catalog.h"
+#include "planner/experiment_planner.h"
 #include "runtime/delay_engine.h"
 
 namespace andweorc::coordinator {

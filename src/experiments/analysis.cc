@@ -34,12 +34,12 @@
 #include <tuple>
 #include <utility>
 
-#include "coordinator/paired_blocks.h"
 #include "experiments/convergence_summary.h"
 #include "experiments/observations.h"
 #include "experiments/ranking.h"
-#include "experiments/statistics.h"
+#include "planner/paired_blocks.h"
 #include "profile/attribution.h"
+#include "statistics/statistics.h"
 
 namespace andweorc::experiments {
 namespace {

@@ -23,7 +23,7 @@
 //    Otherwise every 0% experiment of the run serves as both (see
 //    analysis.cc for why).
 //  - Weights: virtual duration (see analysis.cc for why).
-//  - Paired blocks (coordinator/paired_blocks.h): a line with at least
+//  - Paired blocks (planner/paired_blocks.h): a line with at least
 //    AnalysisOptions::min_paired_blocks blocks (a 0% and an s% experiment of
 //    it, back to back in one process) for the point is estimated from them
 //    alone: y = the block's own difference, regression through the origin,

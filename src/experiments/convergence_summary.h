@@ -1,5 +1,5 @@
 // convergence_summary.h: the experiment plan's convergence state
-// (coordinator/convergence.h) as the profile stores it and as one sentence
+// (planner/convergence.h) as the profile stores it and as one sentence
 // for reports, e.g. "Flat profile: no region's impact exceeds 0.05 with 95%
 // confidence after 212 experiments."
 #ifndef ANDWEORC_EXPERIMENTS_CONVERGENCE_SUMMARY_H_
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "coordinator/convergence.h"
+#include "planner/convergence.h"
 #include "profile/profile.h"
 
 namespace andweorc::experiments {

@@ -1,12 +1,12 @@
 // observations.h: a profile's experiment as the planner's Observation
-// (coordinator/paired_blocks.h), so that the analysis and `run`'s monitor
+// (planner/paired_blocks.h), so that the analysis and `run`'s monitor
 // pair blocks and estimate slopes exactly as the preloaded planner does.
 #ifndef ANDWEORC_EXPERIMENTS_OBSERVATIONS_H_
 #define ANDWEORC_EXPERIMENTS_OBSERVATIONS_H_
 
 #include <string>
 
-#include "coordinator/paired_blocks.h"
+#include "planner/paired_blocks.h"
 #include "profile/profile.h"
 
 namespace andweorc::experiments {

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "experiments/statistics.h"
+#include "statistics/statistics.h"
 
 namespace andweorc::compare {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "compare/multiple_testing.h"
 #include "diff_fixtures.h"
-#include "experiments/statistics.h"
+#include "statistics/statistics.h"
 
 namespace andweorc::compare {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "experiment_builders.h"
-#include "experiments/statistics.h"
+#include "statistics/statistics.h"
 
 namespace andweorc::experiments {
 namespace {

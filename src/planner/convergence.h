@@ -20,15 +20,15 @@
 // A region is in play when it is in play for some point. Pure and
 // deterministic: the preloaded planner and `andweorc run` compute the same
 // state from the same experiments.
-#ifndef ANDWEORC_COORDINATOR_CONVERGENCE_H_
-#define ANDWEORC_COORDINATOR_CONVERGENCE_H_
+#ifndef ANDWEORC_PLANNER_CONVERGENCE_H_
+#define ANDWEORC_PLANNER_CONVERGENCE_H_
 
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "coordinator/paired_blocks.h"
+#include "planner/paired_blocks.h"
 
 namespace andweorc::planner {
 
@@ -89,4 +89,4 @@ class ConvergenceTracker {
 
 }  // namespace andweorc::planner
 
-#endif  // ANDWEORC_COORDINATOR_CONVERGENCE_H_
+#endif  // ANDWEORC_PLANNER_CONVERGENCE_H_

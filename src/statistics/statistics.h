@@ -14,8 +14,8 @@
 //  - student_t_quantile(p, dof) is the p-quantile of Student's t with `dof`
 //    degrees of freedom (dof may be fractional; infinity gives the normal
 //    quantile), accurate to about 1e-9.
-#ifndef ANDWEORC_EXPERIMENTS_STATISTICS_H_
-#define ANDWEORC_EXPERIMENTS_STATISTICS_H_
+#ifndef ANDWEORC_STATISTICS_STATISTICS_H_
+#define ANDWEORC_STATISTICS_STATISTICS_H_
 
 #include <vector>
 
@@ -66,4 +66,4 @@ double normal_quantile(double p);
 
 }  // namespace andweorc::experiments
 
-#endif  // ANDWEORC_EXPERIMENTS_STATISTICS_H_
+#endif  // ANDWEORC_STATISTICS_STATISTICS_H_

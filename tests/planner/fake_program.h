@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "coordinator/experiment_planner.h"
+#include "planner/experiment_planner.h"
 
 namespace andweorc::planner::testing {
 

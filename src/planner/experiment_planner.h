@@ -20,8 +20,8 @@
 //     the slowest point that was ever reached needs for target_visits
 //     visits (or arrivals), at its recent rate, within [min_length,
 //     max_length]; a point that got fewer than 5 visits doubles it.
-#ifndef ANDWEORC_COORDINATOR_EXPERIMENT_PLANNER_H_
-#define ANDWEORC_COORDINATOR_EXPERIMENT_PLANNER_H_
+#ifndef ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
+#define ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
 
 #include <cstdint>
 #include <map>
@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "coordinator/convergence.h"
+#include "planner/convergence.h"
 
 namespace andweorc::planner {
 
@@ -83,4 +83,4 @@ class ExperimentPlanner {
 
 }  // namespace andweorc::planner
 
-#endif  // ANDWEORC_COORDINATOR_EXPERIMENT_PLANNER_H_
+#endif  // ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_

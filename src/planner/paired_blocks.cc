@@ -1,10 +1,10 @@
 // paired_blocks.cc: see paired_blocks.h.
-#include "coordinator/paired_blocks.h"
+#include "planner/paired_blocks.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "experiments/statistics.h"
+#include "statistics/statistics.h"
 
 namespace andweorc::planner {
 

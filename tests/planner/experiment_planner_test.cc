@@ -1,6 +1,6 @@
 // experiment_planner_test.cc: the planner's rules P1-P5 and the stopping
 // rule, on a simulated program (fake_program.h) with fake time.
-#include "coordinator/experiment_planner.h"
+#include "planner/experiment_planner.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // convergence.cc: see convergence.h (rules R1-R6).
-#include "coordinator/convergence.h"
+#include "planner/convergence.h"
 
 #include <algorithm>
 #include <tuple>

@@ -5,7 +5,7 @@
 // t quantiles for any degrees of freedom, so they are computed here: the t
 // CDF is an incomplete beta function, and the quantile inverts the CDF by
 // bisection (monotone, so it always converges; speed does not matter here).
-#include "experiments/statistics.h"
+#include "statistics/statistics.h"
 
 #include <algorithm>
 #include <cmath>

@@ -14,8 +14,8 @@
 //
 // Pure and dependency-free (no runtime, no I/O): compiled into the preloaded
 // library as well as the tool.
-#ifndef ANDWEORC_COORDINATOR_PAIRED_BLOCKS_H_
-#define ANDWEORC_COORDINATOR_PAIRED_BLOCKS_H_
+#ifndef ANDWEORC_PLANNER_PAIRED_BLOCKS_H_
+#define ANDWEORC_PLANNER_PAIRED_BLOCKS_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -101,4 +101,4 @@ class SlopeAccumulator {
 
 }  // namespace andweorc::planner
 
-#endif  // ANDWEORC_COORDINATOR_PAIRED_BLOCKS_H_
+#endif  // ANDWEORC_PLANNER_PAIRED_BLOCKS_H_

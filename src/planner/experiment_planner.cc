@@ -1,5 +1,5 @@
 // experiment_planner.cc: see experiment_planner.h (rules P1-P5).
-#include "coordinator/experiment_planner.h"
+#include "planner/experiment_planner.h"
 
 #include <algorithm>
 #include <cmath>

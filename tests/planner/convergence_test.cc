@@ -1,12 +1,12 @@
 // convergence_test.cc: paired blocks, their slope estimate, and the
 // stopping rule R1-R6 on hand-made observations.
-#include "coordinator/convergence.h"
+#include "planner/convergence.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "coordinator/paired_blocks.h"
+#include "planner/paired_blocks.h"
 
 namespace andweorc::planner {
 namespace {

@@ -4,7 +4,7 @@
 // (Python fractions) for the fits, confirmed with scipy.stats.linregress
 // (scipy 1.10), and scipy.stats.t.ppf / norm.ppf for the quantiles, which
 // agree with published t tables (12.706, 2.228, 1.960, ...).
-#include "experiments/statistics.h"
+#include "statistics/statistics.h"
 
 #include <gtest/gtest.h>
 
