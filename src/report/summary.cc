@@ -26,8 +26,21 @@ std::string regions_word(int n) { return n == 1 ? "region" : "regions"; }
 }  // namespace
 
 std::optional<Convergence> recorded_convergence(const profile::Profile& p) {
-  (void)p;  // the profile has no convergence state yet (see summary.h)
-  return std::nullopt;
+  const profile::Convergence& c = p.convergence;  // the planner's (1.3)
+  if (c.state.empty()) return std::nullopt;
+  std::string n = fmt::format("{} experiment{}", c.experiments,
+                              c.experiments == 1 ? "" : "s");
+  if (c.state == "stable")
+    return Convergence{true, fmt::format("{} has led for the last {} of {}",
+                                         c.leader, c.stable_for, n)};
+  if (c.state == "flat")
+    return Convergence{true,
+                       fmt::format("no region's impact exceeds {:.2f} with 95% "
+                                   "confidence after {} (a flat profile)",
+                                   c.useful_impact, n)};
+  return Convergence{
+      false, fmt::format("after {}, {} of {} region{} still in play", n,
+                         c.in_play, c.regions, c.regions == 1 ? "" : "s")};
 }
 
 Summary summarize(const experiments::Analysis& a,

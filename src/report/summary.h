@@ -31,10 +31,8 @@ struct Convergence {
   std::string detail;  // one clause, e.g. "top region unchanged for 30 s"
 };
 
-// The convergence state the profile records, when it records one.
-// WIRING POINT for the experiment planner's convergence state: this returns
-// std::nullopt until the profile carries it; fill it from the profile here
-// and every report (text, HTML) shows it. Nothing else needs to change.
+// The convergence state the profile records (the planner's, format 1.3),
+// when it records one: every report (text, HTML) shows it.
 std::optional<Convergence> recorded_convergence(const profile::Profile& p);
 
 struct PointAnswer {

@@ -68,8 +68,33 @@ TEST(Summary, ConvergenceIsShownWhenKnown) {
   EXPECT_EQ(no.back(), "The answer had not converged yet.");
 }
 
-TEST(Summary, ProfilesDoNotRecordConvergenceYet) {
-  EXPECT_FALSE(recorded_convergence(testing::causal_profile()).has_value());
+TEST(Summary, RecordedConvergenceComesFromTheProfile) {
+  profile::Profile p = testing::causal_profile();
+  EXPECT_FALSE(recorded_convergence(p).has_value());  // no state recorded
+  p.convergence.state = "stable";
+  p.convergence.leader = "hot.c:22";
+  p.convergence.experiments = 40;
+  p.convergence.stable_for = 20;
+  auto stable = recorded_convergence(p);
+  ASSERT_TRUE(stable.has_value());
+  EXPECT_TRUE(stable->converged);
+  EXPECT_EQ(stable->detail,
+            "hot.c:22 has led for the last 20 of 40 experiments");
+  p.convergence.state = "running";
+  p.convergence.regions = 5;
+  p.convergence.in_play = 3;
+  auto running = recorded_convergence(p);
+  ASSERT_TRUE(running.has_value());
+  EXPECT_FALSE(running->converged);
+  EXPECT_EQ(running->detail,
+            "after 40 experiments, 3 of 5 regions still in play");
+  p.convergence.state = "flat";
+  p.convergence.useful_impact = 0.05;
+  auto flat = recorded_convergence(p);
+  ASSERT_TRUE(flat.has_value());
+  EXPECT_TRUE(flat->converged);
+  EXPECT_NE(flat->detail.find("no region's impact exceeds 0.05"),
+            std::string::npos);
 }
 
 TEST(Summary, NothingSignificantSaysRunLonger) {
