@@ -242,7 +242,13 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   std::vector<ingest::RawProcess> processes;
   if (!ingest::read_raw_dir(data_dir, &processes, &error))
     std::cerr << "andweorc: " << error << "\n";
-  if (o.keep_raw.empty()) fs::remove_all(data_dir);
+  // Descendants still running may still be writing there: their data is
+  // left for them (and for a later look), never deleted under them.
+  const bool still_written = child.descendants_left > 0;
+  if (o.keep_raw.empty() && !still_written) fs::remove_all(data_dir);
+  if (still_written)
+    std::cerr << "andweorc: raw data of processes still running is kept in "
+              << data_dir << "\n";
 
   profile::Profile prof;
   prof.run.command = command;
@@ -270,6 +276,13 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
                         &prof);
   if (!o.no_experiments && !o.end_to_end)
     prof.convergence = experiments::convergence_of(prof.experiments);
+  if (still_written)
+    prof.warnings.push_back(
+        std::to_string(child.descendants_left) +
+        " process(es) started by the program were still running after the "
+        "wait for them (ANDWEORC_DESCENDANT_WAIT_S, default 10 s); the "
+        "profile holds their data up to then and their raw files stay in " +
+        data_dir);
 
   int status = shell_status(child);
   if (!stopped.empty()) {
