@@ -39,6 +39,8 @@ const LineImpact& only(const Analysis& a) {
   EXPECT_EQ(a.impacts.size(), 1u);
   return a.impacts.front();
 }
+// A reference into a temporary Analysis would dangle (ASan caught it).
+const LineImpact& only(Analysis&&) = delete;
 
 TEST(PairedAnalysis, DriftCancelsInsideBlocks) {
   Profile p = drifting_blocks();
@@ -61,7 +63,8 @@ TEST(PairedAnalysis, DriftCancelsInsideBlocks) {
   // did before blocks) sees the drift as noise: a far wider interval.
   AnalysisOptions regression;
   regression.min_paired_blocks = 1000;
-  const LineImpact& r = only(analyze(p, regression));
+  Analysis ra = analyze(p, regression);  // `only` returns into it
+  const LineImpact& r = only(ra);
   EXPECT_EQ(r.design, "regression");
   EXPECT_GT(r.ci_high - r.ci_low, 3 * (m.ci_high - m.ci_low));
 }
@@ -73,7 +76,8 @@ TEST(PairedAnalysis, FewBlocksKeepTheRegression) {
   for (int pct : {0, 0, 10, 20, 30, 0, 40, 50})
     p.experiments.push_back(throughput_exp(
         "/src/a.cc", 10, pct, 1.0 * (1 - 0.5 * pct / 100.0), 1000));
-  const LineImpact& m = only(analyze(p));
+  Analysis a = analyze(p);  // `only` returns into it
+  const LineImpact& m = only(a);
   EXPECT_EQ(m.design, "regression");
   EXPECT_NEAR(m.slope, 0.5, 1e-9);
 }
