@@ -16,6 +16,7 @@
 #include "runtime/collector.h"
 #include "runtime/coordinator_hook.h"
 #include "runtime/internal_fds.h"
+#include "runtime/labels.h"
 #include "runtime/perf_sampler.h"
 #include "runtime/progress_points.h"
 #include "runtime/raw_format.h"
@@ -200,6 +201,7 @@ void on_fork_child() {
     return;
   }
   raw_write_maps();
+  labels_after_fork_child();
   if (ThreadState* self = current_thread()) start_thread_sampler(self);
   collector_after_fork_child();
 }
