@@ -4,6 +4,8 @@
 #include <pthread.h>
 #include <sys/mman.h>
 
+#include <new>
+
 #include "runtime/internal_fds.h"
 #include "runtime/progress_points.h"
 #include "runtime/raw_format.h"
@@ -13,8 +15,29 @@
 namespace andweorc::runtime {
 namespace {
 
-ThreadState g_slots[kMaxThreads];
+// The pool: chunk 0 is static; chunk c is mapped (under g_claim_lock) when
+// every slot before it is taken, and published before g_slot_count covers
+// it, so thread_slot(i) for i < g_slot_count always finds its chunk.
+ThreadState g_first_chunk[kSlotsPerChunk];
+ThreadState* g_chunks[kSlotChunks] = {g_first_chunk};  // atomic
 int g_slot_count = 0;  // highest slot ever claimed + 1 (atomic)
+
+ANDWEORC_SIGNAL_SAFE inline ThreadState* slot_at(int index) {
+  return __atomic_load_n(&g_chunks[index / kSlotsPerChunk], __ATOMIC_ACQUIRE) +
+         index % kSlotsPerChunk;
+}
+
+// Maps chunk c (caller holds g_claim_lock). False when memory is short.
+bool map_chunk(int c) {
+  if (__atomic_load_n(&g_chunks[c], __ATOMIC_ACQUIRE) != nullptr) return true;
+  void* mem = mmap(nullptr, sizeof(ThreadState) * kSlotsPerChunk,
+                   PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) return false;
+  auto* chunk = static_cast<ThreadState*>(mem);
+  for (int i = 0; i < kSlotsPerChunk; ++i) new (chunk + i) ThreadState();
+  __atomic_store_n(&g_chunks[c], chunk, __ATOMIC_RELEASE);
+  return true;
+}
 uint64_t g_registered = 0;
 SpinLock g_claim_lock;
 ANDWEORC_TLS ThreadState* t_state = nullptr;
@@ -51,7 +74,7 @@ ThreadState* claim_slot(int prepare_for = 0, bool* prepared = nullptr) {
   g_claim_lock.lock();
   ThreadState* found = nullptr;
   for (int i = 0, n = thread_slot_count(); i < n; ++i) {
-    ThreadState* s = &g_slots[i];
+    ThreadState* s = slot_at(i);
     if (__atomic_load_n(&s->status, __ATOMIC_RELAXED) != kLive || s->tid != tid)
       continue;
     if (prepare_for == 0) {
@@ -64,8 +87,9 @@ ThreadState* claim_slot(int prepare_for = 0, bool* prepared = nullptr) {
     return s;
   }
   for (int i = 0; i < kMaxThreads; ++i) {
-    if (__atomic_load_n(&g_slots[i].status, __ATOMIC_RELAXED) == kFree) {
-      found = &g_slots[i];
+    if (i % kSlotsPerChunk == 0 && !map_chunk(i / kSlotsPerChunk)) break;
+    if (__atomic_load_n(&slot_at(i)->status, __ATOMIC_RELAXED) == kFree) {
+      found = slot_at(i);
       found->tid = tid;
       if (prepare_for > 0) {
         __atomic_add_fetch(&g_pending_adoptions, 1, __ATOMIC_RELEASE);
@@ -93,7 +117,7 @@ void write_thread_event(ThreadState* s, uint32_t event) {
 ANDWEORC_SIGNAL_SAFE ThreadState* current_thread() { return t_state; }
 
 ANDWEORC_SIGNAL_SAFE ThreadState* thread_slot(int index) {
-  return &g_slots[index];
+  return slot_at(index);
 }
 
 ANDWEORC_SIGNAL_SAFE int thread_slot_count() {
@@ -173,7 +197,7 @@ ANDWEORC_SIGNAL_SAFE ThreadState* adopt_prepared_thread() {
     return nullptr;
   int tid = current_tid();
   for (int i = 0, n = thread_slot_count(); i < n; ++i) {
-    ThreadState* s = &g_slots[i];
+    ThreadState* s = slot_at(i);
     if (__atomic_load_n(&s->adopt_pending, __ATOMIC_ACQUIRE) == 0 ||
         s->tid != tid)
       continue;
@@ -181,9 +205,11 @@ ANDWEORC_SIGNAL_SAFE ThreadState* adopt_prepared_thread() {
     t_state = s;
     // So that the thread's exit unregisters it. glibc's pthread_setspecific
     // is not on POSIX's async-signal-safe list, but for the first 32 keys
-    // (ours is created at start-up, among the first) it stores into the
-    // thread descriptor: no allocation, no lock.
-    pthread_setspecific(g_exit_key, s);
+    // (PTHREAD_KEY_2NDLEVEL_SIZE; ours is created at start-up, usually
+    // among the first) it stores into the thread descriptor: no allocation,
+    // no lock. A later key could allocate: then the slot is not given back
+    // at the thread's exit (its sampler just stops with the thread).
+    if (g_exit_key < 32) pthread_setspecific(g_exit_key, s);
     return s;
   }
   return nullptr;
@@ -210,7 +236,7 @@ void thread_states_after_fork_child() {
   g_claim_lock.reset_after_fork();
   ThreadState* self = t_state;
   for (int i = 0, n = thread_slot_count(); i < n; ++i) {
-    ThreadState* s = &g_slots[i];
+    ThreadState* s = slot_at(i);
     if (s == self || s->status != kLive) continue;
     // Threads other than the caller do not exist in the child. Their perf
     // fds and mappings are copies of the parent's: drop them.
@@ -237,7 +263,7 @@ void thread_states_after_fork_child() {
 
 void stop_all_samplers() {
   for (int i = 0, n = thread_slot_count(); i < n; ++i) {
-    ThreadState* s = &g_slots[i];
+    ThreadState* s = slot_at(i);
     if (__atomic_load_n(&s->status, __ATOMIC_ACQUIRE) == kLive)
       disable_thread_sampler(s);
   }

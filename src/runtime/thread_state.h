@@ -18,7 +18,11 @@
 
 namespace andweorc::runtime {
 
-inline constexpr int kMaxThreads = 4096;
+// Slots come in chunks: the first is static, the others are mapped when the
+// ones before are full (issue 12 item 11: 4096 was a hard limit).
+inline constexpr int kSlotsPerChunk = 4096;
+inline constexpr int kSlotChunks = 8;
+inline constexpr int kMaxThreads = kSlotsPerChunk * kSlotChunks;
 inline constexpr size_t kRingBytes = 128 * 1024;
 
 enum ThreadStatus : int { kFree = 0, kLive = 1 };
@@ -83,8 +87,9 @@ ANDWEORC_SIGNAL_SAFE ThreadState* adopt_prepared_thread();
 // collector and frees the slot. Not signal-safe.
 void unregister_current_thread();
 
-// Pool access for the collector and shutdown (slot may be kFree).
-ThreadState* thread_slot(int index);
+// Pool access for the collector and shutdown (slot may be kFree), for
+// index < thread_slot_count(). Signal-safe.
+ANDWEORC_SIGNAL_SAFE ThreadState* thread_slot(int index);
 ANDWEORC_SIGNAL_SAFE int thread_slot_count();  // highest slot ever used + 1
 
 // Number of threads ever registered in this process (for the report).

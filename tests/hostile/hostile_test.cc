@@ -272,9 +272,18 @@ TEST(Hostile, ThreadsStartedBeforeTheProfilerAreSampled) {
   EXPECT_GE(c.profile.ok() ? c.profile.profile->threads : 0u, 2u);
 }
 
+// Item 11: more threads than the first 4096 slots. Before, the excess was
+// neither sampled nor delayed and its progress points were not counted (a
+// warning said so); now the pool grows.
 TEST(Hostile, FiveThousandThreads) {
   Compared c = run_both(cmd({program("many_threads")}, 120));
-  EXPECT_TRUE(has_warning(c, "neither sampled nor delayed"));
+  EXPECT_FALSE(has_warning(c, "neither sampled nor delayed"));
+  ASSERT_TRUE(c.profile.ok());
+  EXPECT_GE(c.profile.profile->threads, 5001u);
+  uint64_t visits = 0;
+  for (const auto& p : c.profile.profile->points)
+    if (p.name == "thread done") visits = p.visits;
+  EXPECT_EQ(visits, 5000u);
 }
 
 TEST(Hostile, BigStaticTlsStillGetsACollector) {
