@@ -272,6 +272,14 @@ TEST(Hostile, ThreadsStartedBeforeTheProfilerAreSampled) {
   EXPECT_GE(c.profile.ok() ? c.profile.profile->threads : 0u, 2u);
 }
 
+// Item 9: more than 1 MiB of maps. The snapshot was cut at 1 MiB, losing
+// the libraries' lines (they come last): the hot library's samples had no
+// module and no function.
+TEST(Hostile, MapsBeyondOneMebibyteStillNameTheLibraries) {
+  Compared c = run_both(cmd({program("big_maps")}));
+  EXPECT_GT(samples_in(c, "hostile_plugin_hot_loop"), 50u);
+}
+
 // Item 11: more threads than the first 4096 slots. Before, the excess was
 // neither sampled nor delayed and its progress points were not counted (a
 // warning said so); now the pool grows.
