@@ -91,9 +91,10 @@ int prepare_threads_already_running() {
         continue;  // else it registered itself meanwhile
       }
       start_thread_sampler(s);
-      if (s->perf_fd < 0 && !s->has_timer) {  // e.g. it exited meanwhile
+      if (s->perf_fd < 0 && !s->has_timer) {
         abandon_prepared_thread(s);
-        ++missed;
+        // A thread that exited meanwhile has no work to miss.
+        if (raw_syscall(SYS_tgkill, g_pid, tid, 0) == 0) ++missed;
       }
     }
   }
