@@ -73,7 +73,13 @@ ThreadState* claim_slot(int prepare_for = 0, bool* prepared = nullptr) {
   int tid = prepare_for > 0 ? prepare_for : current_tid();
   g_claim_lock.lock();
   ThreadState* found = nullptr;
-  for (int i = 0, n = thread_slot_count(); i < n; ++i) {
+  // Self-registration scans only while slots are prepared (under the lock:
+  // preparing one counts it under the same lock).
+  int n = prepare_for > 0 ||
+                  __atomic_load_n(&g_pending_adoptions, __ATOMIC_ACQUIRE) > 0
+              ? thread_slot_count()
+              : 0;
+  for (int i = 0; i < n; ++i) {
     ThreadState* s = slot_at(i);
     if (__atomic_load_n(&s->status, __ATOMIC_RELAXED) != kLive || s->tid != tid)
       continue;
