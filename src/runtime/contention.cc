@@ -17,7 +17,9 @@ struct Reader {
   int tid = 0;
   uint64_t cpu = 0, wait = 0;
 };
-Reader g_readers[kMaxThreads];
+// The first chunk's slots only (a Reader's fd = -1 would put a full-size
+// array into the library's data); threads beyond it keep scale 1024.
+Reader g_readers[kSlotsPerChunk];
 
 constexpr uint64_t kMinWindowNs = 2000000;  // shorter windows say little
 
@@ -42,7 +44,9 @@ uint32_t contention_scale(uint64_t cpu_ns, uint64_t wait_ns,
 }
 
 void update_contention() {
-  for (int i = 0, n = thread_slot_count(); i < n; ++i) {
+  int n = thread_slot_count();
+  if (n > kSlotsPerChunk) n = kSlotsPerChunk;
+  for (int i = 0; i < n; ++i) {
     ThreadState* s = thread_slot(i);
     Reader& r = g_readers[i];
     bool live = __atomic_load_n(&s->status, __ATOMIC_ACQUIRE) == kLive;

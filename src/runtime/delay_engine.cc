@@ -68,6 +68,33 @@ ANDWEORC_SIGNAL_SAFE uint64_t real_spin(void*, uint64_t ns) {
   return now - start;
 }
 
+// The account is only ever touched by its own thread, so "atomic" here means
+// "not split by a signal handler": single loads and stores, ordered by
+// compiler (signal) fences, no locked instructions on the fast path.
+ANDWEORC_SIGNAL_SAFE bool DelayEngine::enter(DelayAccount& a) {
+  if (__atomic_load_n(&a.busy, __ATOMIC_RELAXED)) return false;
+  // A handler landing here runs a whole operation before we read anything.
+  __atomic_store_n(&a.busy, 1, __ATOMIC_RELAXED);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  return true;
+}
+
+ANDWEORC_SIGNAL_SAFE void DelayEngine::leave(DelayAccount& a) {
+  for (;;) {
+    // xchg is one instruction: a handler's add either lands before it (and
+    // is taken) or after it (and is seen below).
+    uint64_t hits = __atomic_exchange_n(&a.deferred_hits, 0, __ATOMIC_RELAXED);
+    if (hits != 0) add_hits(a, hits);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    __atomic_store_n(&a.busy, 0, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    // Deferred between the exchange and the store: take them too.
+    if (__atomic_load_n(&a.deferred_hits, __ATOMIC_RELAXED) == 0) return;
+    __atomic_store_n(&a.busy, 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  }
+}
+
 ANDWEORC_SIGNAL_SAFE void DelayEngine::sync_epoch(DelayAccount& a) {
   uint32_t e = __atomic_load_n(&epoch_, __ATOMIC_ACQUIRE);
   if (a.epoch != e) {
@@ -76,31 +103,50 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::sync_epoch(DelayAccount& a) {
     a.epoch = e;
     a.local = __atomic_load_n(&start_global_, __ATOMIC_ACQUIRE);
     a.blocked_global = a.local;
+    a.debt_at_block = 0;
+  }
+}
+
+ANDWEORC_SIGNAL_SAFE void DelayEngine::add_hits(DelayAccount& a,
+                                                uint64_t hits) {
+  if (hits == 0 || !__atomic_load_n(&active_, __ATOMIC_ACQUIRE)) return;
+  __atomic_add_fetch(&hits_, hits, __ATOMIC_RELAXED);
+  uint64_t add = delay_per_hit() * hits * a.scale / 1024;
+  if (add != 0) {
+    __atomic_add_fetch(&global_, add, __ATOMIC_ACQ_REL);
+    add_local(a, add);  // the sped-up thread itself is not delayed
   }
 }
 
 ANDWEORC_SIGNAL_SAFE void DelayEngine::on_samples(DelayAccount& a,
                                                   uint64_t hits) {
-  sync_epoch(a);
-  if (hits != 0 && __atomic_load_n(&active_, __ATOMIC_ACQUIRE)) {
-    __atomic_add_fetch(&hits_, hits, __ATOMIC_RELAXED);
-    uint64_t add = delay_per_hit() * hits * a.scale / 1024;
-    if (add != 0) {
-      __atomic_add_fetch(&global_, add, __ATOMIC_ACQ_REL);
-      add_local(a, add);  // the sped-up thread itself is not delayed
-    }
+  if (!enter(a)) {
+    // We interrupted this thread's own engine operation: count the hits
+    // when it ends; its debt is paid at the next operation.
+    if (hits != 0) __atomic_add_fetch(&a.deferred_hits, hits, __ATOMIC_RELAXED);
+    return;
   }
-  catch_up(a);
+  sync_epoch(a);
+  add_hits(a, hits);
+  pay(a);
+  leave(a);
 }
 
 ANDWEORC_SIGNAL_SAFE uint64_t DelayEngine::catch_up(DelayAccount& a) {
+  if (!enter(a)) return 0;  // interrupted an operation: it pays for us
   sync_epoch(a);
-  if (a.in_delay) return 0;  // interrupted a catch_up: it pays for us
+  uint64_t slept = pay(a);
+  leave(a);
+  return slept;
+}
+
+// Called with busy set.
+ANDWEORC_SIGNAL_SAFE uint64_t DelayEngine::pay(DelayAccount& a) {
   uint64_t g = global();
   uint64_t local = a.local;
   if (g <= local || g - local < kMinSleepNs) return 0;
   a.delay_started_ns = clock_();
-  a.in_delay = 1;
+  a.in_delay = 1;  // the samplers drop samples taken from here on
   asm volatile("" ::: "memory");
   uint64_t slept = sleeper_.sleep(sleeper_.ctx, g - local);
   add_local(a, slept);  // oversleep becomes credit
@@ -111,16 +157,19 @@ ANDWEORC_SIGNAL_SAFE uint64_t DelayEngine::catch_up(DelayAccount& a) {
 }
 
 ANDWEORC_SIGNAL_SAFE void DelayEngine::pre_block(DelayAccount& a) {
+  if (!enter(a)) return;
   sync_epoch(a);
   uint64_t g = global();
   a.blocked_global = g;
   uint64_t local = a.local;
   a.debt_at_block = g > local ? g - local : 0;
   if (a.debt_at_block != 0) a.blocked_at_ns = clock_();
+  leave(a);
 }
 
 ANDWEORC_SIGNAL_SAFE void DelayEngine::post_block(DelayAccount& a,
                                                   bool woken_by_thread) {
+  if (!enter(a)) return;
   sync_epoch(a);
   if (woken_by_thread) {
     uint64_t g = global();
@@ -134,8 +183,9 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::post_block(DelayAccount& a,
     if (credit != 0) add_local(a, credit);
   } else {
     a.debt_at_block = 0;
-    catch_up(a);
+    pay(a);
   }
+  leave(a);
 }
 
 ANDWEORC_SIGNAL_SAFE void DelayEngine::inherit(
@@ -152,11 +202,14 @@ ANDWEORC_SIGNAL_SAFE uint64_t DelayEngine::token(const DelayAccount& a) const {
 }
 
 ANDWEORC_SIGNAL_SAFE void DelayEngine::adopt(DelayAccount& a, uint64_t token) {
+  if (!enter(a)) return;
   sync_epoch(a);
-  if (uint32_t(token >> 48) != (a.epoch & 0xffff)) return;
-  uint64_t local = token & ((uint64_t(1) << 48) - 1);
-  uint64_t mine = a.local & ((uint64_t(1) << 48) - 1);
-  if (local > mine) add_local(a, local - mine);
+  if (uint32_t(token >> 48) == (a.epoch & 0xffff)) {
+    uint64_t local = token & ((uint64_t(1) << 48) - 1);
+    uint64_t mine = a.local & ((uint64_t(1) << 48) - 1);
+    if (local > mine) add_local(a, local - mine);
+  }
+  leave(a);
 }
 
 void DelayEngine::start_experiment(uint64_t delay_per_hit) {

@@ -40,14 +40,22 @@
 namespace andweorc::runtime {
 
 // Per-thread accounting; owned by its thread (lives in ThreadState).
-// Its thread's signal handler may interrupt any operation on it, so updates
-// of `local` are single instructions, and a handler never starts paying a
-// debt while the interrupted code is already paying it (`in_delay`).
+// Its thread's signal handler may interrupt any operation on it. Each
+// operation reads several fields and writes others from what it read: a
+// handler that paid or synced in between made those reads stale, and the
+// debt was then paid or credited twice (issue 12 item 13). So an operation
+// marks the account `busy`; an operation that finds it busy (the thread's
+// own handler, or a program signal handler that waits or wakes) leaves the
+// account alone: a sample's hits go to `deferred_hits`, which the
+// interrupted operation adds before it clears `busy`, and debts are paid at
+// the next operation.
 struct DelayAccount {
   uint64_t local = 0;           // delay paid or credited, ns
   uint64_t blocked_global = 0;  // global count when the thread blocked
   uint32_t epoch = 0;           // experiment this account is synced to
   uint32_t in_delay = 0;        // a catch_up is sleeping right now
+  uint32_t busy = 0;            // an engine operation is under way
+  uint64_t deferred_hits = 0;   // hits counted by a handler while busy
   uint64_t paid = 0;            // total sleep in this thread, for reports
   uint64_t debt_at_block = 0;   // what it owed when it blocked
   uint64_t blocked_at_ns = 0;   // when, if it owed anything
@@ -121,7 +129,13 @@ class DelayEngine {
   uint64_t hits() const { return __atomic_load_n(&hits_, __ATOMIC_ACQUIRE); }
 
  private:
+  // enter() is false when an operation of this thread is already under way
+  // (we interrupted it); leave() adds deferred hits, then clears busy.
+  ANDWEORC_SIGNAL_SAFE static bool enter(DelayAccount& a);
+  ANDWEORC_SIGNAL_SAFE void leave(DelayAccount& a);
   ANDWEORC_SIGNAL_SAFE void sync_epoch(DelayAccount& a);
+  ANDWEORC_SIGNAL_SAFE void add_hits(DelayAccount& a, uint64_t hits);
+  ANDWEORC_SIGNAL_SAFE uint64_t pay(DelayAccount& a);
 
   Sleeper sleeper_;
   uint64_t (*clock_)();

@@ -49,10 +49,12 @@ static int get_bit(const uint64_t* bits, int fd) {
 
 void andweorc_fd_mark(int fd, int internal) {
   /* Marks only change on a real transition: close() of an unmarked fd (the
-   * common case) writes nothing. That also keeps a vfork child, which
-   * shares our memory but not our descriptor table, from clearing the
-   * parent's marks on its way to exec. */
-  if (get_bit(g_internal, fd) != (internal != 0))
+   * common case) writes nothing, and makes no getpid call. A vfork child
+   * shares our memory but not our descriptor table: its pipe, dup2 or close
+   * would change the parent's marks of numbers that mean something else
+   * there (a dup2 of a pipe onto 1 marked the parent's stdout). */
+  if (get_bit(g_internal, fd) != (internal != 0) &&
+      andweorc_is_original_process())
     set_bit(g_internal, fd, internal);
 }
 int andweorc_fd_internal(int fd) { return get_bit(g_internal, fd); }
@@ -60,6 +62,19 @@ int andweorc_fd_internal(int fd) { return get_bit(g_internal, fd); }
 void andweorc_fd_clear_marks(void) {
   for (int i = 0; i < MAX_FDS / 64; ++i)
     __atomic_store_n(&g_internal[i], 0, __ATOMIC_RELAXED);
+}
+
+void andweorc_fd_unmark_inherited(void) {
+  for (int w = 0; w < MAX_FDS / 64; ++w) {
+    uint64_t bits = __atomic_load_n(&g_internal[w], __ATOMIC_RELAXED);
+    while (bits != 0) {
+      int fd = w * 64 + __builtin_ctzll(bits);
+      bits &= bits - 1;
+      long flags = sys4(SYS_fcntl, fd, F_GETFD, 0, 0);
+      /* Closed behind our back (flags < 0): no longer a pipe of ours. */
+      if (flags < 0 || !(flags & FD_CLOEXEC)) andweorc_fd_mark(fd, 0);
+    }
+  }
 }
 
 void andweorc_epoll_created(int epfd) { set_bit(g_epoll_external, epfd, 0); }

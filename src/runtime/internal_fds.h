@@ -10,7 +10,10 @@
  * descriptor was ever added. A fork clears every mark: a pipe that existed
  * at fork time may now connect to the child, another process. Marks are
  * bits in fixed arrays: lock-free, no allocation, descriptors past the
- * arrays count as outside.
+ * arrays count as outside. A child started without fork (posix_spawn)
+ * unmarks what it inherits; a vfork child, which shares our memory but not
+ * our descriptor table, never marks (its numbers are not ours) and clears
+ * every mark when it execs (what it hands on is unknown).
  *
  * Our own descriptors (the raw file, per-thread perf events, /proc reads).
  * They are moved to high numbers (F_DUPFD_CLOEXEC just under RLIMIT_NOFILE,
@@ -34,6 +37,9 @@ void andweorc_fd_mark(int fd, int internal);
 int andweorc_fd_internal(int fd);
 /* Forgets every mark (after fork: descriptors may be shared with a child). */
 void andweorc_fd_clear_marks(void);
+/* After a child was started without fork (posix_spawn): unmarks every
+ * marked descriptor that is not close-on-exec (the child holds it now). */
+void andweorc_fd_unmark_inherited(void);
 /* epoll sets: internal while every descriptor added to them is internal. */
 void andweorc_epoll_created(int epfd);
 void andweorc_epoll_added(int epfd, int fd);

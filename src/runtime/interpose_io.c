@@ -385,12 +385,34 @@ static int andweorc_guard_syscall(long number, long a1, long a2, long a3,
 }
 
 /* ---- futex through syscall() ---- */
+
+/* futex2 calls of Linux 6.7 (futex_waitv is 5.16): numbers newer than these
+ * headers. */
+#ifndef SYS_futex_waitv
+#define SYS_futex_waitv 449
+#endif
+enum { kSysFutexWake2 = 454, kSysFutexWait2 = 455, kSysFutexRequeue2 = 456 };
+
 EXPORT long syscall(long number, ...) {
   va_list ap;
   va_start(ap, number);
   long a1 = va_arg(ap, long), a2 = va_arg(ap, long), a3 = va_arg(ap, long);
   long a4 = va_arg(ap, long), a5 = va_arg(ap, long), a6 = va_arg(ap, long);
   va_end(ap);
+  if (number == SYS_futex_waitv || number == kSysFutexWait2) {
+    /* futex2: woken by another thread's wake when it returns >= 0 (waitv:
+     * the index of the futex woken); EAGAIN: a value changed, never slept. */
+    andweorc_rt_pre_block();
+    long rc = REAL(syscall)(number, a1, a2, a3, a4, a5, a6);
+    int saved_errno = errno;
+    andweorc_rt_post_block(rc >= 0 || saved_errno == EAGAIN);
+    errno = saved_errno;
+    return rc;
+  }
+  if (number == kSysFutexWake2 || number == kSysFutexRequeue2) {
+    andweorc_rt_catch_up();
+    return REAL(syscall)(number, a1, a2, a3, a4, a5, a6);
+  }
   if (number != SYS_futex) {
     long rc = 0;
     if (andweorc_guard_syscall(number, a1, a2, a3, a4, &rc)) return rc;

@@ -14,6 +14,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "runtime/internal_fds.h"
 #include "runtime/real_functions.h"
 #include "runtime/runtime.h"
 
@@ -23,31 +24,44 @@ using andweorc::runtime::runtime_shutdown_now;
 
 extern char** environ;
 
+namespace {
+
+// Before any exec. In a vfork child (our memory, its own descriptor table)
+// the new image keeps descriptors we cannot tell apart from here: every
+// pipe of the parent may now lead to another process, so the parent's marks
+// (shared memory) are cleared, as fork clears them.
+void before_exec() {
+  if (!andweorc::runtime::is_original_process()) andweorc_fd_clear_marks();
+  runtime_before_exec();
+}
+
+}  // namespace
+
 extern "C" {
 
 __attribute__((visibility("default"))) int execve(const char* path,
                                                   char* const argv[],
                                                   char* const envp[]) {
-  runtime_before_exec();
+  before_exec();
   return real().execve(path, argv, envp);
 }
 
 __attribute__((visibility("default"))) int execv(const char* path,
                                                  char* const argv[]) {
-  runtime_before_exec();
+  before_exec();
   return real().execv(path, argv);
 }
 
 __attribute__((visibility("default"))) int execvp(const char* file,
                                                   char* const argv[]) {
-  runtime_before_exec();
+  before_exec();
   return real().execvp(file, argv);
 }
 
 __attribute__((visibility("default"))) int execvpe(const char* file,
                                                    char* const argv[],
                                                    char* const envp[]) {
-  runtime_before_exec();
+  before_exec();
   return real().execvpe(file, argv, envp);
 }
 

@@ -2,6 +2,7 @@
 #include "runtime/labels.h"
 
 #include <string.h>
+#include <sys/mman.h>
 
 #include "runtime/raw_format.h"
 #include "runtime/raw_writer.h"
@@ -56,6 +57,42 @@ void push_free(uint32_t index) {
   }
 }
 
+// Each live binding's text, kept so that a fork child can record it again
+// in its own raw file (its samples through the trampoline are otherwise
+// unlabelled). Laid out as the record's payload: the key padded to 8, then
+// the value. mmap'd per trampoline and reused; `valid` (atomic) is set once
+// the text is complete and cleared before the trampoline is given back.
+struct Text {
+  char* buf = nullptr;
+  size_t cap = 0;
+  uint32_t key_len = 0, value_len = 0;
+  int valid = 0;
+};
+Text g_text[kTrampolineCount];
+
+void keep_text(uint32_t index, const char* key, uint32_t key_len,
+               const char* value, uint32_t value_len) {
+  Text& t = g_text[index];
+  __atomic_store_n(&t.valid, 0, __ATOMIC_RELEASE);
+  size_t key_padded = raw::padded8(key_len);
+  size_t need = key_padded + value_len;
+  if (need > t.cap || t.buf == nullptr) {
+    if (t.buf != nullptr) munmap(t.buf, t.cap);
+    size_t bytes = (need + 4095) & ~size_t(4095);
+    void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    t.buf = mem == MAP_FAILED ? nullptr : static_cast<char*>(mem);
+    t.cap = mem == MAP_FAILED ? 0 : bytes;
+    if (t.buf == nullptr) return;  // not replayed into a fork child
+  }
+  memset(t.buf, 0, key_padded);
+  memcpy(t.buf, key, key_len);
+  memcpy(t.buf + key_padded, value, value_len);
+  t.key_len = key_len;
+  t.value_len = value_len;
+  __atomic_store_n(&t.valid, 1, __ATOMIC_RELEASE);
+}
+
 // Appends the binding to the raw file. Ordinary threads only (takes io_lock,
 // which no signal handler takes). Without an open raw file (profiler off)
 // there is nothing to record.
@@ -78,10 +115,30 @@ void record_binding(uint32_t index, const char* key, const char* value) {
   memset(text, 0, key_padded + raw::padded8(rec.value_len));
   memcpy(text, key, rec.key_len);
   memcpy(text + key_padded, value, rec.value_len);
+  keep_text(index, key, rec.key_len, value, rec.value_len);
   io_lock().lock();
   if (raw_is_open())
     raw_write(raw::kLabelBinding, &rec, sizeof rec, text,
               key_padded + rec.value_len);
+  io_lock().unlock();
+}
+
+void replay_binding(uint32_t index, const Text& t) {
+  CodeRange range = trampoline_range(index);
+  raw::LabelBindingRecord rec{};
+  rec.time_ns = monotonic_ns();
+  rec.start = range.start;
+  rec.end = range.end;
+  CodeRange table = trampoline_table();
+  rec.table_start = table.start;
+  rec.table_end = table.end;
+  rec.trampoline = index;
+  rec.key_len = t.key_len;
+  rec.value_len = t.value_len;
+  io_lock().lock();
+  if (raw_is_open())
+    raw_write(raw::kLabelBinding, &rec, sizeof rec, t.buf,
+              raw::padded8(t.key_len) + t.value_len);
   io_lock().unlock();
 }
 
@@ -109,7 +166,17 @@ Trampoline label_acquire(const char* key, const char* value, uint32_t* index) {
 void label_release(uint32_t index) {
   if (index == 0 || index >= kTrampolineCount) return;
   if (!__atomic_exchange_n(&g_in_use[index], 0, __ATOMIC_ACQ_REL)) return;
+  __atomic_store_n(&g_text[index].valid, 0, __ATOMIC_RELEASE);
   push_free(index);
+}
+
+void labels_after_fork_child() {
+  for (uint32_t i = 0; i < kTrampolineCount; ++i) {
+    const Text& t = g_text[i];
+    if (__atomic_load_n(&t.valid, __ATOMIC_ACQUIRE) &&
+        (i == 0 || __atomic_load_n(&g_in_use[i], __ATOMIC_ACQUIRE)))
+      replay_binding(i, t);
+  }
 }
 
 uint64_t label_overflows() {

@@ -25,6 +25,10 @@ Trampoline label_acquire(const char* key, const char* value, uint32_t* index);
 void label_release(uint32_t index);
 // Labels that found the pool empty so far.
 uint64_t label_overflows();
+// In a fork child, once its raw file is open: records every binding still
+// live again (the labels the child inherited keep working there). The
+// text of each live binding is kept for this (one mmap per trampoline).
+void labels_after_fork_child();
 
 }  // namespace andweorc::runtime
 

@@ -113,7 +113,10 @@ bool perf_start(ThreadState* s, uint64_t period_ns, int signal_number,
   g_period_ns = period_ns;
   g_signal = signal_number;
   timer_note_stack(s);
-  if (!thread_usage(&s->switches_at_check, &s->cpu_at_check_ns))
+  // The counts are the calling thread's: for a thread prepared by another
+  // (prepare_running_thread) the first check counts from the thread's start.
+  if (s->tid != current_tid() ||
+      !thread_usage(&s->switches_at_check, &s->cpu_at_check_ns))
     s->switches_at_check = s->cpu_at_check_ns = 0;
   // A high, guarded number (internal_fds.h); s->perf_fd follows it if the
   // program dup2s onto it.

@@ -33,6 +33,25 @@ constexpr uint64_t kReserveBytes = 16 * 1024;
 // Staging for sample batches and maps text. Only touched under io_lock.
 alignas(8) uint8_t g_staging[64 * 1024];
 char g_maps[1 << 20];
+// /proc/self/maps is read through this, a line at a time.
+char g_maps_chunk[64 * 1024];
+bool g_maps_cut_noted = false;
+
+// True for a maps line that names what is mapped (a file, [vdso], [heap],
+// [anon:name]): the fields are address, perms, offset, dev, inode, then
+// the name after padding. Pure anonymous memory has no name, and the tool
+// treats an address there exactly as an address in no mapping at all, so
+// those lines, which are most of a big process's maps (thread stacks,
+// allocator arenas, JIT pages), are left out.
+ANDWEORC_SIGNAL_SAFE bool maps_line_names_something(const char* line,
+                                                    size_t n) {
+  size_t i = 0;
+  for (int field = 0; field < 5; ++field) {
+    while (i < n && line[i] != ' ' && line[i] != '\n') ++i;
+    while (i < n && line[i] == ' ') ++i;
+  }
+  return i < n && line[i] != '\n';
+}
 
 }  // namespace
 
@@ -174,16 +193,50 @@ ANDWEORC_SIGNAL_SAFE void raw_write_maps() {
   int opened = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
   if (opened < 0) return;
   andweorc_fd_adopt(opened, &fd, 1);
-  size_t len = 0;
-  while (len < sizeof g_maps) {
-    long n = raw_syscall(SYS_read, fd, long(g_maps + len),
-                         long(sizeof g_maps - len));
+  // Line by line, keeping the lines that name something: a process with
+  // tens of thousands of anonymous mappings has more than the buffer's
+  // 1 MiB of maps, and a cut snapshot lost the libraries' lines, which come
+  // last (issue 12 item 9).
+  size_t len = 0, carry = 0;
+  bool cut = false;
+  for (;;) {
+    long n = raw_syscall(SYS_read, fd, long(g_maps_chunk + carry),
+                         long(sizeof g_maps_chunk - carry));
     if (n == -EINTR) continue;
-    if (n <= 0) break;
-    len += size_t(n);
+    bool eof = n <= 0;
+    size_t have = carry + (n > 0 ? size_t(n) : 0), pos = 0;
+    for (;;) {
+      const void* nl = memchr(g_maps_chunk + pos, '\n', have - pos);
+      size_t end = nl != nullptr
+                       ? size_t(static_cast<const char*>(nl) - g_maps_chunk) + 1
+                   : eof && pos < have ? have
+                                       : 0;
+      if (end == 0) break;
+      size_t line = end - pos;
+      if (maps_line_names_something(g_maps_chunk + pos, line)) {
+        if (len + line <= sizeof g_maps) {
+          memcpy(g_maps + len, g_maps_chunk + pos, line);
+          len += line;
+        } else {
+          cut = true;
+        }
+      }
+      pos = end;
+    }
+    if (eof) break;
+    carry = have - pos;
+    // A line longer than the chunk cannot be (names are < 4096 bytes).
+    if (carry == sizeof g_maps_chunk) carry = 0;
+    memmove(g_maps_chunk, g_maps_chunk + pos, carry);
   }
   andweorc_fd_release(&fd);
   raw_write(raw::kMaps, g_maps, len);
+  if (cut && !g_maps_cut_noted) {
+    g_maps_cut_noted = true;
+    raw_write_note(
+        "maps: the process's named mappings exceed 1 MiB of text; the "
+        "snapshot lost some, and samples in them have no module");
+  }
 }
 
 namespace {

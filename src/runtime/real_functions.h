@@ -25,8 +25,10 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdint.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -41,6 +43,10 @@
     pthread_create, NULL)                                                      \
   X(int (*)(pthread_t, void**), pthread_join, NULL)                            \
   X(void (*)(void*), pthread_exit, NULL)                                       \
+  X(int (*)(pthread_t, void**, const struct timespec*), pthread_timedjoin_np,  \
+    NULL)                                                                      \
+  X(int (*)(pthread_t, void**, clockid_t, const struct timespec*),             \
+    pthread_clockjoin_np, NULL)                                                \
   X(int (*)(const char*, char* const[], char* const[]), execve, NULL)          \
   X(int (*)(const char*, char* const[]), execv, NULL)                          \
   X(int (*)(const char*, char* const[]), execvp, NULL)                         \
@@ -89,6 +95,23 @@
   X(int (*)(int, struct epoll_event*, int, int, const sigset_t*),              \
     epoll_pwait, NULL)                                                         \
   X(long (*)(long, long, long, long, long, long, long), syscall, NULL)         \
+  X(ssize_t (*)(int, const struct iovec*, int), readv, NULL)                   \
+  X(ssize_t (*)(int, const struct iovec*, int), writev, NULL)                  \
+  X(ssize_t (*)(int, const struct iovec*, int, off_t, int), preadv2, NULL)     \
+  X(ssize_t (*)(int, const struct iovec*, int, off_t, int), pwritev2, NULL)    \
+  X(int (*)(int, struct mmsghdr*, unsigned, int, struct timespec*), recvmmsg,  \
+    NULL)                                                                      \
+  X(int (*)(int, struct mmsghdr*, unsigned, int), sendmmsg, NULL)              \
+  X(int (*)(int, eventfd_t*), eventfd_read, NULL)                              \
+  X(int (*)(int, eventfd_t), eventfd_write, NULL)                              \
+  X(int (*)(int, struct epoll_event*, int, const struct timespec*,             \
+            const sigset_t*), epoll_pwait2, NULL)                              \
+  X(int (*)(mqd_t, const char*, size_t, unsigned), mq_send, NULL)              \
+  X(int (*)(mqd_t, const char*, size_t, unsigned, const struct timespec*),     \
+    mq_timedsend, NULL)                                                        \
+  X(ssize_t (*)(mqd_t, char*, size_t, unsigned*), mq_receive, NULL)            \
+  X(ssize_t (*)(mqd_t, char*, size_t, unsigned*, const struct timespec*),      \
+    mq_timedreceive, NULL)                                                     \
   /* descriptors */                                                            \
   X(int (*)(int[2]), pipe, NULL)                                               \
   X(int (*)(int[2], int), pipe2, NULL)                                         \
@@ -104,6 +127,15 @@
   X(int (*)(int), epoll_create, NULL)                                          \
   X(int (*)(int), epoll_create1, NULL)                                         \
   X(int (*)(int, int, int, struct epoll_event*), epoll_ctl, NULL)              \
+  X(int (*)(int, int, ...), fcntl, NULL)                                       \
+  X(int (*)(pid_t*, const char*, const posix_spawn_file_actions_t*,            \
+            const posix_spawnattr_t*, char* const[], char* const[]),           \
+    posix_spawn, NULL)                                                         \
+  X(int (*)(pid_t*, const char*, const posix_spawn_file_actions_t*,            \
+            const posix_spawnattr_t*, char* const[], char* const[]),           \
+    posix_spawnp, NULL)                                                        \
+  X(int (*)(posix_spawn_file_actions_t*, int, int),                            \
+    posix_spawn_file_actions_adddup2, NULL)                                    \
   /* pthread and semaphore synchronization */                                  \
   X(int (*)(pthread_mutex_t*), pthread_mutex_lock, NULL)                       \
   X(int (*)(pthread_mutex_t*, const struct timespec*),                         \

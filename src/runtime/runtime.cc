@@ -16,6 +16,7 @@
 #include "runtime/collector.h"
 #include "runtime/coordinator_hook.h"
 #include "runtime/internal_fds.h"
+#include "runtime/labels.h"
 #include "runtime/perf_sampler.h"
 #include "runtime/progress_points.h"
 #include "runtime/raw_format.h"
@@ -52,9 +53,6 @@ SpinLock g_io_lock;
 // The process whose constructor started the coordinator thread: a fork
 // child inherits its flags but not the thread, and must not wait for it.
 int g_coordinator_pid = 0;
-// Threads that existed before our constructor ran (other libraries'
-// constructors start them under LD_PRELOAD); they are never registered.
-int g_threads_before_start = 0;
 // Threads that found the pool full (note_unprofiled_thread).
 uint64_t g_unprofiled_threads = 0;
 
@@ -69,24 +67,39 @@ ANDWEORC_SIGNAL_SAFE bool lock_io_bounded() {
   }
 }
 
-// Counts /proc/self/task entries other than the calling thread, with
-// getdents64 (no allocation). Before start-up only.
-int count_other_threads() {
+// Threads already running when the profiler starts (another library's
+// constructor started them: BLAS and OpenMP pools) cannot register
+// themselves: prepares a slot and starts a sampler for each, which the
+// thread takes in its first sample (thread_state.h). Returns how many could
+// not be profiled. Before the collector and coordinator threads exist.
+int prepare_threads_already_running() {
   int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return 0;
   alignas(8) char buf[4096];
-  int count = 0;
+  int self = current_tid(), missed = 0;
   for (;;) {
     long n = raw_syscall(SYS_getdents64, fd, long(buf), long(sizeof buf));
     if (n <= 0) break;
     for (long pos = 0; pos < n;) {
       auto* d = reinterpret_cast<dirent64*>(buf + pos);
-      if (d->d_name[0] >= '1' && d->d_name[0] <= '9') ++count;
       pos += d->d_reclen;
+      int tid = atoi(d->d_name);
+      if (tid <= 0 || tid == self) continue;
+      ThreadState* s = prepare_running_thread(tid);
+      if (s == nullptr) {
+        if (thread_slot_count() >= kMaxThreads) ++missed;  // pool full
+        continue;  // else it registered itself meanwhile
+      }
+      start_thread_sampler(s);
+      if (s->perf_fd < 0 && !s->has_timer) {
+        abandon_prepared_thread(s);
+        // A thread that exited meanwhile has no work to miss.
+        if (raw_syscall(SYS_tgkill, g_pid, tid, 0) == 0) ++missed;
+      }
     }
   }
   close(fd);
-  return count > 0 ? count - 1 : 0;
+  return missed;
 }
 
 void read_config() {
@@ -189,6 +202,7 @@ void on_fork_child() {
     return;
   }
   raw_write_maps();
+  labels_after_fork_child();
   if (ThreadState* self = current_thread()) start_thread_sampler(self);
   collector_after_fork_child();
 }
@@ -215,16 +229,6 @@ bool start_runtime() {
   }
   if (g_fallback_note[0] != '\0') raw_write_note(g_fallback_note);
   remember_loaded_objects();
-  if (g_threads_before_start > 0) {
-    char note[400];
-    snprintf(note, sizeof note,
-             "threads: %d thread(s) were already running when the profiler "
-             "started (started by another library's constructor, e.g. a "
-             "thread pool); they are neither sampled nor delayed, so their "
-             "work is missing from this profile",
-             g_threads_before_start);
-    raw_write_note(note);
-  }
   raw_write_maps();
   raw::ThreadRecord tr{uint32_t(main_thread->tid), raw::kThreadStart,
                        monotonic_ns()};
@@ -234,6 +238,19 @@ bool start_runtime() {
     main_thread->sampler = raw::kSamplerPerf;
   else
     start_thread_sampler(main_thread);
+  if (int missed = prepare_threads_already_running()) {
+    char note[400];
+    snprintf(note, sizeof note,
+             "threads: %d thread(s) were already running when the profiler "
+             "started (started by another library's constructor, e.g. a "
+             "thread pool) and could not be given a sampler; they are "
+             "neither sampled nor delayed, so their work is missing from "
+             "this profile",
+             missed);
+    g_io_lock.lock();
+    raw_write_note(note);
+    g_io_lock.unlock();
+  }
   install_flush_handlers();
   pthread_atfork(on_fork_prepare, on_fork_parent, on_fork_child);
   collector_start();
@@ -259,7 +276,6 @@ __attribute__((constructor)) void andweorc_runtime_init() {
   }
   read_config();
   if (!g_config.enabled) return;
-  g_threads_before_start = count_other_threads();
   if (start_runtime()) {
     g_coordinator_pid = g_pid;
     coordinator_start();

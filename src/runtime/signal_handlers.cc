@@ -124,6 +124,9 @@ ANDWEORC_SIGNAL_SAFE void on_profiler_signal(int sig, siginfo_t* info,
   if (on_small_altstack()) return;
   int saved_errno = errno;
   ThreadState* s = current_thread();
+  // A thread that ran before the profiler started takes the slot prepared
+  // for it (thread_state.h) in its first sample.
+  if (s == nullptr) s = adopt_prepared_thread();
   Origin origin = origin_of(info, s);
   if (origin == Origin::kProgram) {
     errno = saved_errno;

@@ -18,7 +18,11 @@
 
 namespace andweorc::runtime {
 
-inline constexpr int kMaxThreads = 4096;
+// Slots come in chunks: the first is static, the others are mapped when the
+// ones before are full (issue 12 item 11: 4096 was a hard limit).
+inline constexpr int kSlotsPerChunk = 4096;
+inline constexpr int kSlotChunks = 8;
+inline constexpr int kMaxThreads = kSlotsPerChunk * kSlotChunks;
 inline constexpr size_t kRingBytes = 128 * 1024;
 
 enum ThreadStatus : int { kFree = 0, kLive = 1 };
@@ -51,6 +55,9 @@ struct ThreadState {
   // signal that hit the selection (handler-local scratch)
   DelayAccount delay;
   uint64_t pending_hits = 0;
+  // Prepared for a thread that was already running when the profiler
+  // started; the thread takes the slot in its first profiler signal.
+  int adopt_pending = 0;  // atomic
 };
 
 // The calling thread's state, or nullptr. Signal-safe (initial-exec TLS).
@@ -61,12 +68,28 @@ ANDWEORC_SIGNAL_SAFE ThreadState* current_thread();
 // the pool is exhausted. Not signal-safe.
 ThreadState* register_current_thread();
 
+// Threads already running when the profiler started (another library's
+// constructor made them, or a linked program called andweorc::init late)
+// cannot register themselves. Another thread prepares a slot for one (ring,
+// counters, start record; the caller then starts its sampler, which perf
+// and timers allow for any thread of the process) and the thread takes the
+// slot in its first profiler signal. nullptr when `tid` already has a slot
+// or the pool is full. Not signal-safe.
+ThreadState* prepare_running_thread(int tid);
+// Gives a prepared slot back (its sampler could not start).
+void abandon_prepared_thread(ThreadState* s);
+// The calling thread's prepared slot, now its own (current_thread() returns
+// it, and it is unregistered at thread exit), or nullptr. Signal-safe: one
+// load when nothing is pending, else a scan of the pool.
+ANDWEORC_SIGNAL_SAFE ThreadState* adopt_prepared_thread();
+
 // Stops sampling the calling thread, hands its samples and counts to the
 // collector and frees the slot. Not signal-safe.
 void unregister_current_thread();
 
-// Pool access for the collector and shutdown (slot may be kFree).
-ThreadState* thread_slot(int index);
+// Pool access for the collector and shutdown (slot may be kFree), for
+// index < thread_slot_count(). Signal-safe.
+ANDWEORC_SIGNAL_SAFE ThreadState* thread_slot(int index);
 ANDWEORC_SIGNAL_SAFE int thread_slot_count();  // highest slot ever used + 1
 
 // Number of threads ever registered in this process (for the report).

@@ -31,7 +31,9 @@ ANDWEORC_SIGNAL_SAFE inline long raw_syscall4(long n, long a, long b, long c,
 }  // namespace
 
 void timer_note_stack(ThreadState* s) {
-  if (s->stack_hi != 0) return;
+  // Only the thread itself can ask for its stack: a thread prepared by
+  // another (prepare_running_thread) goes without the frame walk.
+  if (s->stack_hi != 0 || s->tid != current_tid()) return;
   // Stack bounds for the frame-pointer walk. pthread_getattr_np may allocate
   // (it reads /proc/self/maps for the main thread): fine here, never in the
   // handler.

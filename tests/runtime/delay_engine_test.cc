@@ -212,3 +212,97 @@ TEST(DelayEngineAbsorb, PreemptedThreadsHitsCountTheirWallTime) {
 
 }  // namespace
 }  // namespace andweorc::runtime
+
+// Issue 12 item 13: the thread's own SIGPROF handler (on_samples) may land in
+// the middle of pre_block, post_block or catch_up. The injected clock is
+// called inside each of them, so a clock that runs the "handler" on its
+// first call lands it there, deterministically. A debt must be settled once:
+// paid or credited, never both.
+namespace andweorc::runtime {
+namespace {
+
+struct Interrupt {
+  DelayEngine* engine = nullptr;
+  DelayAccount* account = nullptr;
+  uint64_t hits = 0;
+  bool armed = false;
+};
+Interrupt g_interrupt;
+uint64_t g_clock_now = 0;
+
+uint64_t interrupting_clock() {
+  if (g_interrupt.armed) {
+    g_interrupt.armed = false;  // one signal
+    g_interrupt.engine->on_samples(*g_interrupt.account, g_interrupt.hits);
+  }
+  return g_clock_now;
+}
+
+class DelayEngineSignal : public ::testing::Test {
+ protected:
+  FakeSleeper fake;
+  DelayEngine engine{fake.sleeper(), interrupting_clock};
+  DelayAccount hitter, b;
+  void SetUp() override {
+    g_clock_now = 1000;
+    g_interrupt = Interrupt{&engine, &b, 0, false};
+    engine.start_experiment(kPeriod);  // 100%
+    engine.on_samples(b, 0);
+  }
+  void signal_at_next_clock(uint64_t hits = 0) {
+    g_interrupt.hits = hits;
+    g_interrupt.armed = true;
+  }
+  uint64_t asked() const {
+    uint64_t sum = 0;
+    for (uint64_t ns : fake.asked) sum += ns;
+    return sum;
+  }
+};
+
+TEST_F(DelayEngineSignal, CatchUpInterruptedBeforeItSleepsPaysOnce) {
+  engine.on_samples(hitter, 1);  // b owes 1 ms
+  signal_at_next_clock();        // b's handler lands inside catch_up
+  engine.catch_up(b);
+  EXPECT_EQ(asked(), kPeriod);  // was 2 ms: the handler and catch_up paid
+  EXPECT_EQ(b.local, engine.global());
+}
+
+TEST_F(DelayEngineSignal, DebtPaidByAHandlerInsidePreBlockIsNotCredited) {
+  engine.on_samples(hitter, 1);  // b owes 1 ms when it blocks
+  signal_at_next_clock();        // its handler lands inside pre_block
+  engine.pre_block(b);
+  g_clock_now += 5 * kPeriod;  // blocked 5 ms, woken by a thread
+  engine.post_block(b, true);
+  engine.catch_up(b);
+  // Settled once: b.local == global. Before the fix the handler paid the
+  // 1 ms and the wait credited it again: b ran 1 ms ahead of everyone.
+  EXPECT_EQ(b.local, engine.global());
+  EXPECT_LE(asked(), kPeriod);
+}
+
+TEST_F(DelayEngineSignal, DelaysCreditedByPostBlockAreNotAlsoPaid) {
+  engine.on_samples(hitter, 1);  // b owes 1 ms when it blocks
+  engine.pre_block(b);
+  engine.on_samples(hitter, 3);  // 3 ms inserted while b waits
+  engine.catch_up(hitter);       // its waker is up to date
+  g_clock_now += 5 * kPeriod;
+  signal_at_next_clock();  // b's handler lands inside post_block
+  engine.post_block(b, true);
+  engine.catch_up(b);
+  EXPECT_EQ(asked(), 0u);  // the wait absorbed the debt, the waker paid
+  EXPECT_EQ(b.local, engine.global());
+}
+
+TEST_F(DelayEngineSignal, HitsOfAnInterruptingHandlerStillCount) {
+  engine.on_samples(hitter, 1);  // b owes 1 ms
+  signal_at_next_clock(2);       // b itself hit the selection twice
+  engine.catch_up(b);
+  EXPECT_EQ(engine.hits(), 3u);
+  EXPECT_EQ(engine.global(), 3 * kPeriod);
+  EXPECT_EQ(b.local, engine.global());  // b paid hitter's 1 ms, not its own
+  EXPECT_EQ(asked(), kPeriod);
+}
+
+}  // namespace
+}  // namespace andweorc::runtime

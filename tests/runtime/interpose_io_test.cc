@@ -1,0 +1,350 @@
+// interpose_io_test.cc: delay inheritance through the interposed wake and
+// wait calls (issue 12 item 12), with the real wrappers, descriptor marks
+// and delay engine linked into the test and the rest of the runtime
+// stubbed (interpose_stubs.cc).
+//
+// Each case: a waiter thread blocks in the call under test; while it waits,
+// 3 ms of delay are inserted (another thread hit the selection); then the
+// main thread, which owes those 3 ms, wakes it through the matching call.
+// Inherited means: the waker paid its 3 ms before waking, and the waiter,
+// woken by a thread of this program, is credited (it pays nothing and is
+// level with everyone). Without a wrapper the waker wakes without paying,
+// or the waiter stays 3 ms behind and pays them again later.
+#include <errno.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <linux/futex.h>
+#include <mqueue.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <thread>
+
+#include "interpose_stubs.h"
+#include "runtime/internal_fds.h"
+
+namespace andweorc::runtime {
+namespace {
+
+constexpr uint64_t kDelay = 3000000;  // 3 ms inserted while the waiter waits
+
+struct Outcome {
+  uint64_t global = 0;
+  uint64_t waiter_behind = 0;  // global - waiter.local once it returned
+  uint64_t waiter_paid = 0;
+  uint64_t waker_behind = 0;  // global - waker.local right after waking
+  uint64_t waker_paid = 0;
+};
+
+// 'S' once the thread sleeps in the kernel (inside the wrapped call: the
+// thread does nothing else).
+char thread_state(int tid) {
+  std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), {});
+  size_t paren = stat.rfind(')');
+  return paren != std::string::npos && paren + 2 < stat.size() ? stat[paren + 2]
+                                                               : '?';
+}
+
+void wait_until_blocked(const std::atomic<int>& tid) {
+  while (tid.load() == 0) std::this_thread::yield();
+  while (thread_state(tid.load()) != 'S')
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+}
+
+Outcome run(const std::function<void()>& wait,
+            const std::function<void()>& wake) {
+  DelayEngine& engine = g_test_engine;
+  engine.end_experiment();
+  engine.start_experiment(1000000);     // 1 ms per hit (100% of 1 ms)
+  const uint64_t g0 = engine.global();  // the count is global across tests
+  ThreadState waker, waiter;
+  DelayAccount hitter;
+  engine.on_samples(hitter, 0);
+  g_test_self = &waker;
+  engine.on_samples(waker.delay, 0);
+  std::atomic<int> tid{0};
+  std::thread t([&] {
+    g_test_self = &waiter;
+    engine.on_samples(waiter.delay, 0);
+    tid = int(gettid());
+    wait();
+    g_test_self = nullptr;
+  });
+  wait_until_blocked(tid);
+  engine.on_samples(hitter, kDelay / 1000000);  // hits while it waits
+  wake();
+  Outcome o;
+  o.waker_behind = engine.global() - waker.delay.local;
+  o.waker_paid = waker.delay.paid;
+  g_test_self = nullptr;
+  t.join();
+  o.global = engine.global() - g0;
+  o.waiter_behind = engine.global() - waiter.delay.local;
+  o.waiter_paid = waiter.delay.paid;
+  engine.end_experiment();
+  return o;
+}
+
+void expect_inherited(const Outcome& o) {
+  EXPECT_EQ(o.global, kDelay);
+  EXPECT_EQ(o.waker_paid, kDelay) << "the waker did not pay before waking";
+  EXPECT_EQ(o.waker_behind, 0u);
+  EXPECT_EQ(o.waiter_behind, 0u) << "the waiter was not credited";
+  EXPECT_EQ(o.waiter_paid, 0u) << "the waiter paid its waker's delays";
+}
+
+struct Pipe {
+  int fd[2] = {-1, -1};
+  explicit Pipe(int flags = 0) { EXPECT_EQ(pipe2(fd, flags), 0); }
+  ~Pipe() {
+    close(fd[0]);
+    close(fd[1]);
+  }
+};
+
+TEST(InterposeIo, ReadvWokenByWritev) {
+  Pipe p;
+  char in = 0, out = 'x';
+  iovec r{&in, 1}, w{&out, 1};
+  expect_inherited(run([&] { EXPECT_EQ(readv(p.fd[0], &r, 1), 1); },
+                       [&] { EXPECT_EQ(writev(p.fd[1], &w, 1), 1); }));
+}
+
+TEST(InterposeIo, Preadv2WokenByPwritev2AtTheCurrentPosition) {
+  Pipe p;
+  char in = 0, out = 'x';
+  iovec r{&in, 1}, w{&out, 1};
+  expect_inherited(run([&] { EXPECT_EQ(preadv2(p.fd[0], &r, 1, -1, 0), 1); },
+                       [&] { EXPECT_EQ(pwritev2(p.fd[1], &w, 1, -1, 0), 1); }));
+}
+
+TEST(InterposeIo, RecvmmsgWokenBySendmmsg) {
+  int sv[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+  char in = 0, out = 'x';
+  iovec r{&in, 1}, w{&out, 1};
+  mmsghdr rm{}, wm{};
+  rm.msg_hdr.msg_iov = &r;
+  rm.msg_hdr.msg_iovlen = 1;
+  wm.msg_hdr.msg_iov = &w;
+  wm.msg_hdr.msg_iovlen = 1;
+  expect_inherited(
+      run([&] { EXPECT_EQ(recvmmsg(sv[0], &rm, 1, 0, nullptr), 1); },
+          [&] { EXPECT_EQ(sendmmsg(sv[1], &wm, 1, 0), 1); }));
+  close(sv[0]);
+  close(sv[1]);
+}
+
+TEST(InterposeIo, EventfdReadWokenByEventfdWrite) {
+  int efd = eventfd(0, 0);
+  ASSERT_GE(efd, 0);
+  eventfd_t value = 0;
+  expect_inherited(run([&] { EXPECT_EQ(eventfd_read(efd, &value), 0); },
+                       [&] { EXPECT_EQ(eventfd_write(efd, 1), 0); }));
+  EXPECT_EQ(value, 1u);
+  close(efd);
+}
+
+TEST(InterposeIo, EpollPwait2WokenThroughAnEventfd) {
+  int efd = eventfd(0, 0);
+  int ep = epoll_create1(0);
+  ASSERT_GE(ep, 0);
+  epoll_event ev{};
+  ev.events = EPOLLIN;
+  ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, efd, &ev), 0);
+  expect_inherited(run(
+      [&] {
+        epoll_event got{};
+        EXPECT_EQ(epoll_pwait2(ep, &got, 1, nullptr, nullptr), 1);
+      },
+      [&] { EXPECT_EQ(eventfd_write(efd, 1), 0); }));
+  close(ep);
+  close(efd);
+}
+
+TEST(InterposeIo, FutexWaitvWokenByFutexWake) {
+  uint32_t word = 0;
+  futex_waitv w{};
+  w.val = 0;
+  w.uaddr = uintptr_t(&word);
+  w.flags = FUTEX_32 | FUTEX_PRIVATE_FLAG;
+  word = 1;  // a probe that returns at once (EAGAIN) unless ENOSYS
+  if (syscall(SYS_futex_waitv, &w, 1, 0, nullptr, CLOCK_MONOTONIC) < 0 &&
+      errno == ENOSYS)
+    GTEST_SKIP() << "no futex_waitv in this kernel";
+  word = 0;
+  expect_inherited(run(
+      [&] {
+        long rc;
+        do rc = syscall(SYS_futex_waitv, &w, 1, 0, nullptr, CLOCK_MONOTONIC);
+        while (rc < 0 && errno == EINTR);
+        EXPECT_EQ(rc, 0);
+      },
+      [&] {
+        __atomic_store_n(&word, 1, __ATOMIC_RELEASE);
+        syscall(SYS_futex, &word, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+      }));
+}
+
+// The joined thread blocks on a pipe; waking it lets it exit, which wakes
+// the joiner.
+TEST(InterposeIo, TimedJoinWokenByTheExitingThread) {
+  static Pipe* p;
+  Pipe pipe_for_exiter;
+  p = &pipe_for_exiter;
+  static ThreadState exiter;
+  static std::atomic<int> exiter_tid;
+  exiter = ThreadState{};
+  exiter_tid = 0;
+  pthread_t t;
+  ASSERT_EQ(pthread_create(
+                &t, nullptr,
+                [](void*) -> void* {
+                  g_test_self = &exiter;
+                  exiter_tid = int(gettid());
+                  char c;
+                  EXPECT_EQ(read(p->fd[0], &c, 1), 1);
+                  g_test_engine.catch_up(exiter.delay);  // as thread_entry
+                  g_test_self = nullptr;
+                  return nullptr;
+                },
+                nullptr),
+            0);
+  wait_until_blocked(exiter_tid);  // in its read before the delays
+  expect_inherited(run(
+      [&] {
+        timespec far{};
+        clock_gettime(CLOCK_REALTIME, &far);
+        far.tv_sec += 60;
+        EXPECT_EQ(pthread_timedjoin_np(t, nullptr, &far), 0);
+      },
+      [&] { EXPECT_EQ(write(p->fd[1], "x", 1), 1); }));
+  EXPECT_EQ(exiter.delay.paid, 0u);  // credited too: its waker paid
+}
+
+// A message queue has a name any process can open: its messages are the
+// outside world's. The sender still pays first; the receiver pays what it
+// missed as soon as it returns, not at some later sample.
+TEST(InterposeIo, MessageQueueSenderPaysAndReceiverSettlesAtOnce) {
+  std::string name = "/andweorc_test_" + std::to_string(getpid());
+  mq_attr attr{};
+  attr.mq_maxmsg = 1;
+  attr.mq_msgsize = 8;
+  mqd_t q = mq_open(name.c_str(), O_CREAT | O_RDWR, 0600, &attr);
+  if (q == mqd_t(-1)) GTEST_SKIP() << "mq_open: " << strerror(errno);
+  mq_unlink(name.c_str());
+  Outcome o = run(
+      [&] {
+        char buf[8];
+        EXPECT_EQ(mq_receive(q, buf, sizeof buf, nullptr), 1);
+      },
+      [&] { EXPECT_EQ(mq_send(q, "x", 1, 0), 0); });
+  EXPECT_EQ(o.waker_paid, kDelay);
+  EXPECT_EQ(o.waiter_behind, 0u);
+  EXPECT_EQ(o.waiter_paid, kDelay);
+  mq_close(q);
+}
+
+// ---- marks: which descriptors connect threads of this process ----
+
+TEST(InterposeIoMarks, FcntlDupfdCopiesCarryTheMark) {
+  Pipe p;
+  int copy = fcntl(p.fd[0], F_DUPFD, 100);
+  int copy_cloexec = fcntl(p.fd[1], F_DUPFD_CLOEXEC, 0);
+  ASSERT_GE(copy, 100);
+  ASSERT_GE(copy_cloexec, 0);
+  EXPECT_TRUE(andweorc_fd_internal(copy));
+  EXPECT_TRUE(andweorc_fd_internal(copy_cloexec));
+  int file = open("/dev/null", O_RDONLY);
+  close(copy);  // the number is free again: a file copied there is outside
+  int file_copy = fcntl(file, F_DUPFD, copy);
+  EXPECT_EQ(file_copy, copy);
+  EXPECT_FALSE(andweorc_fd_internal(file_copy));
+  close(file_copy);
+  close(file);
+  close(copy_cloexec);
+}
+
+// The copy inherits the mark, so a read through it is credited.
+TEST(InterposeIo, ReadThroughAnFdupfdCopyIsCredited) {
+  Pipe p;
+  int copy = fcntl(p.fd[0], F_DUPFD_CLOEXEC, 0);
+  char c;
+  expect_inherited(run([&] { EXPECT_EQ(read(copy, &c, 1), 1); },
+                       [&] { EXPECT_EQ(write(p.fd[1], "x", 1), 1); }));
+  close(copy);
+}
+
+int spawn_true(const posix_spawn_file_actions_t* actions) {
+  pid_t pid;
+  char arg0[] = "true";
+  char* argv[] = {arg0, nullptr};
+  int rc = posix_spawnp(&pid, "true", actions, nullptr, argv, environ);
+  if (rc != 0) return rc;
+  int status;
+  waitpid(pid, &status, 0);
+  return 0;
+}
+
+TEST(InterposeIoMarks, APipeASpawnedChildInheritsLeadsOutside) {
+  Pipe inherited;               // not close-on-exec: the child has it
+  Pipe kept(O_CLOEXEC);         // the child does not
+  Pipe handed_over(O_CLOEXEC);  // but a file action gives it this one
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, handed_over.fd[1], 1);
+  ASSERT_EQ(spawn_true(&actions), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  EXPECT_FALSE(andweorc_fd_internal(inherited.fd[0]));
+  EXPECT_FALSE(andweorc_fd_internal(inherited.fd[1]));
+  EXPECT_TRUE(andweorc_fd_internal(kept.fd[0]));
+  EXPECT_TRUE(andweorc_fd_internal(kept.fd[1]));
+  EXPECT_FALSE(andweorc_fd_internal(handed_over.fd[1]));
+}
+
+TEST(InterposeIoMarks, AVforkChildThatExecsClearsTheParentsMarks) {
+  Pipe p(O_CLOEXEC);
+  pid_t pid = vfork();
+  if (pid == 0) {
+    execlp("true", "true", nullptr);
+    _exit(127);
+  }
+  ASSERT_GT(pid, 0);
+  int status;
+  waitpid(pid, &status, 0);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_FALSE(andweorc_fd_internal(p.fd[0]));
+}
+
+TEST(InterposeIoMarks, AVforkChildsDup2DoesNotMarkTheParentsNumber) {
+  Pipe p;
+  int file = open("/dev/null", O_WRONLY);
+  ASSERT_GE(file, 0);
+  pid_t pid = vfork();
+  if (pid == 0) {
+    dup2(p.fd[1], file);  // the child's `file` is a pipe; the parent's not
+    _exit(0);
+  }
+  ASSERT_GT(pid, 0);
+  int status;
+  waitpid(pid, &status, 0);
+  EXPECT_FALSE(andweorc_fd_internal(file));
+  EXPECT_TRUE(andweorc_fd_internal(p.fd[1]));
+  close(file);
+}
+
+}  // namespace
+}  // namespace andweorc::runtime

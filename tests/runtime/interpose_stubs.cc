@@ -1,0 +1,38 @@
+// interpose_stubs.cc: the runtime functions the interposed wrappers call,
+// for testing the wrappers alone (interpose_io_test): one delay engine the
+// test drives, a per-thread state the test assigns, no sampler, no file.
+#include "interpose_stubs.h"
+
+#include <unistd.h>
+
+#include "runtime/runtime.h"
+#include "runtime/thread_state.h"
+
+namespace andweorc::runtime {
+
+thread_local ThreadState* g_test_self = nullptr;
+// "Sleeps" exactly as asked, at once; the account's `paid` records it.
+uint64_t instant_sleep(void*, uint64_t ns) { return ns; }
+uint64_t frozen_clock() { return 0; }
+constinit DelayEngine g_test_engine{Sleeper{instant_sleep, nullptr},
+                                    frozen_clock};
+const int g_test_pid = int(getpid());
+
+DelayEngine& delay_engine() { return g_test_engine; }
+ThreadState* current_thread() { return g_test_self; }
+bool is_original_process() { return int(getpid()) == g_test_pid; }
+void runtime_before_exec() {}
+void runtime_shutdown_now() {}
+
+}  // namespace andweorc::runtime
+
+extern "C" {
+int andweorc_guard_signal_syscall(long, long, long, long, long, long*) {
+  return 0;
+}
+int andweorc_is_original_process(void) {
+  return andweorc::runtime::is_original_process() ? 1 : 0;
+}
+int andweorc_io_lock_bounded(void) { return 1; }
+void andweorc_io_unlock(void) {}
+}
