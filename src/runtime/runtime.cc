@@ -17,6 +17,7 @@
 #include "runtime/coordinator_hook.h"
 #include "runtime/internal_fds.h"
 #include "runtime/perf_sampler.h"
+#include "runtime/probe_points.h"
 #include "runtime/progress_points.h"
 #include "runtime/raw_format.h"
 #include "runtime/raw_writer.h"
@@ -179,6 +180,7 @@ void on_fork_child() {
   // Resets the progress-point locks before anything takes them (another
   // thread of the parent may have held one at the fork).
   counters_reset_all();
+  probes_after_fork_child();
   thread_states_after_fork_child();
   raw_close();
   // A linked program's records live in a memory file only its Runner reads;
@@ -261,6 +263,7 @@ __attribute__((constructor)) void andweorc_runtime_init() {
   if (!g_config.enabled) return;
   g_threads_before_start = count_other_threads();
   if (start_runtime()) {
+    probes_start();  // before the program's threads: they inherit the events
     g_coordinator_pid = g_pid;
     coordinator_start();
   }

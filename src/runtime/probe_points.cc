@@ -1,0 +1,226 @@
+// probe_points.cc: kernel-counted progress points (see probe_points.h).
+//
+// Why counting events and not a handler of our own: the kernel counts each
+// hit without a signal, so the program's signal state, its handlers and
+// the runtime's signal rules are untouched, and nothing in the program's
+// code is patched. A uprobe (root) costs a trap per hit; a hardware
+// breakpoint (any user at perf_event_paranoid <= 2) a debug exception per
+// hit and is limited to 4 addresses. docs/probes.md has the measured costs.
+#include "runtime/probe_points.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "andweorc/andweorc.h"
+#include "runtime/internal_fds.h"
+#include "runtime/raw_writer.h"
+#include "runtime/runtime.h"
+
+extern "C" int andweorc_register_point(int kind, const char* name);
+
+namespace andweorc::runtime {
+namespace {
+
+constexpr int kMaxEvents = 64;
+constexpr int kMaxText = 256;
+
+struct ProbeEvent {
+  int slot;  // progress point
+  int fd;    // guarded (internal_fds.h); -1 when not open
+  uint64_t offset, vaddr;
+  char path[kMaxText];
+  char name[kMaxText];
+  int kind;
+};
+
+// Filled by probes_start before any reader exists; afterwards only the
+// descriptors change (eviction, fork), through their owner variables.
+ProbeEvent g_events[kMaxEvents];
+int g_event_count = 0;
+bool g_breakpoints = false;
+
+int uprobe_type() {
+  int fd =
+      open("/sys/bus/event_source/devices/uprobe/type", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char buf[16] = {};
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  return n > 0 ? atoi(buf) : -1;
+}
+
+// The main executable's load bias (breakpoints need run-time addresses).
+int first_object(dl_phdr_info* info, size_t, void* out) {
+  *static_cast<uint64_t*>(out) = info->dlpi_addr;
+  return 1;
+}
+
+int open_event(const ProbeEvent& e, int type, uint64_t bias) {
+  perf_event_attr attr;
+  memset(&attr, 0, sizeof attr);
+  attr.size = sizeof attr;
+  if (g_breakpoints) {
+    attr.type = PERF_TYPE_BREAKPOINT;
+    attr.bp_type = HW_BREAKPOINT_X;
+    attr.bp_addr = e.vaddr + bias;
+    attr.bp_len = sizeof(long);
+  } else {
+    attr.type = uint32_t(type);
+    attr.config1 = reinterpret_cast<uint64_t>(e.path);
+    attr.config2 = e.offset;
+  }
+  attr.exclude_kernel = 1;
+  attr.exclude_hv = 1;
+  // Every thread created later counts into this event (read() sums them);
+  // a forked process does not (inherit_thread), it opens its own.
+  attr.inherit = 1;
+  attr.inherit_thread = 1;
+  return int(
+      syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
+}
+
+void note(const char* text) {
+  io_lock().lock();
+  raw_write_note(text);
+  io_lock().unlock();
+}
+
+// Parses one "NAME\tKIND\tPATH\tOFFSET\tVADDR" line into e; false if bad.
+bool parse_line(const char* line, const char* end, ProbeEvent* e) {
+  const char* fields[5];
+  size_t lens[5];
+  const char* p = line;
+  for (int i = 0; i < 5; ++i) {
+    const char* stop = static_cast<const char*>(
+        memchr(p, i < 4 ? '\t' : '\n', size_t(end - p)));
+    if (stop == nullptr) stop = end;
+    fields[i] = p;
+    lens[i] = size_t(stop - p);
+    p = stop < end ? stop + 1 : end;
+  }
+  if (lens[0] == 0 || lens[0] >= kMaxText || lens[2] == 0 ||
+      lens[2] >= kMaxText)
+    return false;
+  memcpy(e->name, fields[0], lens[0]);
+  e->name[lens[0]] = '\0';
+  memcpy(e->path, fields[2], lens[2]);
+  e->path[lens[2]] = '\0';
+  e->kind = atoi(fields[1]);
+  e->offset = strtoull(fields[3], nullptr, 16);
+  e->vaddr = strtoull(fields[4], nullptr, 16);
+  e->slot = 0;
+  e->fd = -1;
+  return e->kind >= ANDWEORC_KIND_THROUGHPUT && e->kind <= ANDWEORC_KIND_END;
+}
+
+// Opens every parsed event; returns how many opened. On failure `error`
+// holds the first errno and `failed` the event that failed.
+int open_all(int* error, int* failed) {
+  int type = g_breakpoints ? 0 : uprobe_type();
+  uint64_t bias = 0;
+  dl_iterate_phdr(first_object, &bias);
+  int opened = 0;
+  for (int i = 0; i < g_event_count; ++i) {
+    ProbeEvent& e = g_events[i];
+    int fd = (!g_breakpoints && type < 0) ? -1 : open_event(e, type, bias);
+    if (fd < 0) {
+      if (*error == 0) {
+        *error = type < 0 && !g_breakpoints ? ENOENT : errno;
+        *failed = i;
+      }
+      continue;
+    }
+    andweorc_fd_adopt(fd, &e.fd, 0);
+    ++opened;
+  }
+  return opened;
+}
+
+}  // namespace
+
+void probes_start() {
+  const char* spec = getenv("ANDWEORC_PROBES");
+  if (spec == nullptr || *spec == '\0') return;
+  const char* mech = getenv("ANDWEORC_PROBE_MECHANISM");
+  g_breakpoints = mech != nullptr && strcmp(mech, "breakpoint") == 0;
+  char text[600];
+  // The addresses are the tool's reading of one executable: a program that
+  // exec'd another keeps the variable, but not the code it names.
+  char exe[kMaxText] = {};
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = '\0';
+  for (const char* line = spec; *line != '\0' && g_event_count < kMaxEvents;) {
+    const char* end = strchr(line, '\n');
+    if (end == nullptr) end = line + strlen(line);
+    ProbeEvent& e = g_events[g_event_count];
+    if (parse_line(line, end, &e) && strcmp(e.path, exe) == 0) ++g_event_count;
+    line = *end ? end + 1 : end;
+  }
+  if (g_event_count == 0) return;
+  int error = 0, failed = -1;
+  int opened = open_all(&error, &failed);
+  if (failed >= 0) {
+    snprintf(text, sizeof text,
+             "probes: %d of %d probe address(es) could not be counted (%s "
+             "at %s+%#llx: %s); progress points without an address are "
+             "missing",
+             g_event_count - opened, g_event_count,
+             g_breakpoints ? "hardware breakpoint" : "uprobe",
+             g_events[failed].path, (unsigned long long)g_events[failed].offset,
+             strerror(error));
+    note(text);
+  }
+  // Register only points with at least one counting event: a point that
+  // never moves would stall every experiment.
+  int registered = 0;
+  for (int i = 0; i < g_event_count; ++i) {
+    ProbeEvent& e = g_events[i];
+    if (e.fd < 0) continue;
+    int slot = andweorc_register_point(e.kind, e.name);
+    if (slot <= 0) {
+      andweorc_fd_release(&e.fd);
+      continue;
+    }
+    e.slot = slot;
+    ++registered;
+  }
+  if (registered == 0) return;
+  snprintf(text, sizeof text,
+           "probes: %d address(es) counted by %s (--progress, no "
+           "annotation; each hit costs a %s, see docs/probes.md)",
+           registered,
+           g_breakpoints ? "hardware breakpoint events" : "perf uprobes",
+           g_breakpoints ? "debug exception (~20 us in a VM)"
+                         : "kernel trap (~1-3 us)");
+  note(text);
+}
+
+ANDWEORC_SIGNAL_SAFE uint64_t probe_hits(int slot) {
+  uint64_t total = 0;
+  for (int i = 0; i < g_event_count; ++i) {
+    if (g_events[i].slot != slot) continue;
+    int fd = __atomic_load_n(&g_events[i].fd, __ATOMIC_ACQUIRE);
+    uint64_t value = 0;
+    if (fd >= 0 && raw_syscall(SYS_read, fd, long(&value), sizeof value) ==
+                       long(sizeof value))
+      total += value;
+  }
+  return total;
+}
+
+void probes_after_fork_child() {
+  if (g_event_count == 0) return;
+  for (int i = 0; i < g_event_count; ++i) andweorc_fd_release(&g_events[i].fd);
+  int error = 0, failed = -1;
+  open_all(&error, &failed);
+}
+
+}  // namespace andweorc::runtime
