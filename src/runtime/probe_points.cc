@@ -13,7 +13,6 @@
 #include <link.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -168,14 +167,27 @@ void probes_start() {
   int error = 0, failed = -1;
   int opened = open_all(&error, &failed);
   if (failed >= 0) {
-    snprintf(text, sizeof text,
-             "probes: %d of %d probe address(es) could not be counted (%s "
-             "at %s+%#llx: %s); progress points without an address are "
-             "missing",
-             g_event_count - opened, g_event_count,
-             g_breakpoints ? "hardware breakpoint" : "uprobe",
-             g_events[failed].path, (unsigned long long)g_events[failed].offset,
-             strerror(error));
+    // Built with append_str, not snprintf/strerror: this object also holds
+    // probe_hits, which handlers reach (runtime_signal_safe_symbols).
+    size_t len = 0;
+    char num[24];
+    len = append_str(text, sizeof text, len, "probes: ");
+    num[format_u64(uint64_t(g_event_count - opened), num, sizeof num)] = 0;
+    len = append_str(text, sizeof text, len, num);
+    len = append_str(text, sizeof text, len, " of ");
+    num[format_u64(uint64_t(g_event_count), num, sizeof num)] = 0;
+    len = append_str(text, sizeof text, len, num);
+    len = append_str(text, sizeof text, len,
+                     " probe address(es) could not be counted (");
+    len = append_str(text, sizeof text, len,
+                     g_breakpoints ? "hardware breakpoint" : "uprobe");
+    len = append_str(text, sizeof text, len, " in ");
+    len = append_str(text, sizeof text, len, g_events[failed].path);
+    len = append_str(text, sizeof text, len, ": ");
+    const char* name = strerrorname_np(error);
+    len = append_str(text, sizeof text, len, name ? name : "error");
+    append_str(text, sizeof text, len,
+               "); progress points without an address are missing");
     note(text);
   }
   // Register only points with at least one counting event: a point that
@@ -193,13 +205,18 @@ void probes_start() {
     ++registered;
   }
   if (registered == 0) return;
-  snprintf(text, sizeof text,
-           "probes: %d address(es) counted by %s (--progress, no "
-           "annotation; each hit costs a %s, see docs/probes.md)",
-           registered,
-           g_breakpoints ? "hardware breakpoint events" : "perf uprobes",
-           g_breakpoints ? "debug exception (~20 us in a VM)"
-                         : "kernel trap (~1-3 us)");
+  char num[24];
+  num[format_u64(uint64_t(registered), num, sizeof num)] = 0;
+  size_t len = append_str(text, sizeof text, 0, "probes: ");
+  len = append_str(text, sizeof text, len, num);
+  len = append_str(text, sizeof text, len, " address(es) counted by ");
+  len = append_str(
+      text, sizeof text, len,
+      g_breakpoints ? "hardware breakpoint events (a debug exception per hit)"
+                    : "perf uprobes (a kernel trap per hit)");
+  append_str(text, sizeof text, len,
+             " for --progress points without annotation; costs per hit in "
+             "docs/probes.md");
   note(text);
 }
 

@@ -1,0 +1,41 @@
+// A program with no progress point: two threads call unit_of_work() until
+// a CPU-time budget is spent and the program prints how many calls it made,
+// which `andweorc run --progress units=unit_of_work` must count exactly.
+#include <time.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+volatile uint64_t g_sink;
+std::atomic<uint64_t> g_calls{0};
+
+static double cpu_ms() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+// ~20 us of arithmetic: the unit of work.
+__attribute__((noinline)) void unit_of_work() {
+  uint64_t h = g_sink;
+  for (int i = 0; i < 20000; ++i) h = h * 2862933555777941757ull + 3;
+  g_sink = h;
+  g_calls.fetch_add(1, std::memory_order_relaxed);  // UNIT_DONE_LINE
+}
+
+static void worker(double ms) {
+  double end = cpu_ms() + ms;
+  while (cpu_ms() < end) unit_of_work();
+}
+
+int main(int argc, char** argv) {
+  double ms = argc > 1 ? std::atof(argv[1]) : 600;
+  std::thread a(worker, ms), b(worker, ms);
+  a.join();
+  b.join();
+  std::printf("calls %llu\n", (unsigned long long)g_calls.load());
+  return 0;
+}
