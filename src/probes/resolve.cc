@@ -166,7 +166,7 @@ void walk_functions(Binary& b, Dwarf_Die* die, const std::string& wanted,
         int decl_line = 0;
         dwarf_decl_line(&child, &decl_line);
         std::string decl = fmt::format(
-            "{}:{}", decl_file ? base_name(decl_file) : "?", decl_line);
+            "{}:{}", decl_file ? std::string(decl_file) : "?", decl_line);
         // One function = one linkage name, or (C) one declaration.
         std::string key =
             linkage.empty()
