@@ -57,7 +57,7 @@ int probe_environment(const ProbeOptions& o,
   std::string binary = find_executable(command[0]);
   std::vector<probes::ResolvedProbe> resolved;
   std::set<std::string> names;
-  size_t sites = 0;
+  std::vector<probes::ProbeSite> sites;
   for (const auto& text : o.progress) {
     std::string error;
     auto spec = probes::parse_probe_spec(text, &error);
@@ -69,12 +69,11 @@ int probe_environment(const ProbeOptions& o,
       std::cerr << "andweorc: " << error << "\n";
       return kExitUsage;
     }
-    sites += probe->sites.size();
+    sites.insert(sites.end(), probe->sites.begin(), probe->sites.end());
     resolved.push_back(std::move(*probe));
   }
   std::string error;
-  std::string mechanism = probes::choose_mechanism(
-      o.mechanism, resolved.front().sites.front(), sites, &error);
+  std::string mechanism = probes::choose_mechanism(o.mechanism, sites, &error);
   if (mechanism.empty()) {
     std::cerr << "andweorc: " << error << "\n";
     return kExitUsage;

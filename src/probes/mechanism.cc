@@ -56,33 +56,72 @@ std::string try_breakpoint() {
   return "";
 }
 
+// Why `count` addresses cannot be breakpoints, or "".
+std::string breakpoints_refused(size_t count) {
+  if (count == 0) return "";
+  std::string e = try_breakpoint();
+  if (!e.empty()) return e + " (kernel.perf_event_paranoid > 2 forbids it)";
+  if (count > kMaxBreakpoints)
+    return fmt::format(
+        "breakpoint: {} addresses to count, the CPU has {} hardware "
+        "breakpoints",
+        count, kMaxBreakpoints);
+  return "";
+}
+
 }  // namespace
 
-std::string choose_mechanism(const std::string& wanted, const ProbeSite& site,
-                             size_t site_count, std::string* error) {
-  std::string why;
-  if (wanted == "auto" || wanted == "uprobe") {
-    std::string e = try_uprobe(site);
-    if (e.empty()) return "uprobe";
-    why = e + " (uprobes need root or CAP_PERFMON)";
-    if (wanted == "uprobe") {
-      *error = "--probe-mechanism uprobe: " + why;
-      return "";
+bool uprobe_refuses_instruction(const uint8_t* code, size_t len) {
+  for (size_t i = 0; i < len && i < 15; ++i) {
+    switch (code[i]) {
+      case 0xf0:
+      case 0x26:
+      case 0x2e:
+      case 0x36:
+      case 0x3e:
+        return true;  // LOCK, ES, CS, DS, SS: refused
+      case 0xf2:
+      case 0xf3:
+      case 0x64:
+      case 0x65:
+      case 0x66:
+      case 0x67:
+        continue;  // other legacy prefixes: look further
+      default:
+        return false;  // the opcode (or REX) ends the prefixes
     }
   }
-  std::string e = try_breakpoint();
-  if (!e.empty()) {
-    why += fmt::format("{}{} (kernel.perf_event_paranoid > 2 forbids it)",
-                       why.empty() ? "" : "; ", e);
-  } else if (site_count > kMaxBreakpoints) {
-    why += fmt::format(
-        "{}breakpoint: {} addresses to count, the CPU has {} hardware "
-        "breakpoints",
-        why.empty() ? "" : "; ", site_count, kMaxBreakpoints);
-  } else {
-    return "breakpoint";
+  return false;
+}
+
+std::string choose_mechanism(const std::string& wanted,
+                             const std::vector<ProbeSite>& sites,
+                             std::string* error) {
+  std::string why;
+  if (wanted == "auto" || wanted == "uprobe") {
+    std::string e = try_uprobe(sites.front());
+    size_t refused = 0;
+    for (const auto& s : sites) refused += s.uprobe_refuses;
+    if (e.empty()) {
+      std::string bp = breakpoints_refused(refused);
+      if (bp.empty()) return "uprobe";
+      e = fmt::format(
+          "uprobe: {} address(es) hold instructions uprobes refuse (LOCK or "
+          "segment prefix) and need hardware breakpoints: {}",
+          refused, bp);
+    } else {
+      e += " (uprobes need root or CAP_PERFMON)";
+    }
+    if (wanted == "uprobe") {
+      *error = "--probe-mechanism uprobe: " + e;
+      return "";
+    }
+    why = e;
   }
-  *error = "cannot count probe hits: " + why;
+  std::string bp = breakpoints_refused(sites.size());
+  if (bp.empty()) return "breakpoint";
+  *error = fmt::format("cannot count probe hits: {}{}{}", why,
+                       why.empty() ? "" : "; ", bp);
   return "";
 }
 

@@ -3,7 +3,9 @@
 #ifndef ANDWEORC_PROBES_MECHANISM_H_
 #define ANDWEORC_PROBES_MECHANISM_H_
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "probes/probe_spec.h"
 
@@ -12,12 +14,19 @@ namespace andweorc::probes {
 // Hardware breakpoints per thread (x86 debug registers).
 constexpr size_t kMaxBreakpoints = 4;
 
+// True when the instruction starting at `code` (up to `len` bytes) has a
+// legacy prefix the kernel's x86 uprobes reject (arch/x86/kernel/uprobes.c,
+// is_prefix_bad: LOCK, ES, CS, DS, SS).
+bool uprobe_refuses_instruction(const uint8_t* code, size_t len);
+
 // "uprobe" or "breakpoint", or "" with `error` saying why neither works.
-// `wanted` is "auto", "uprobe" or "breakpoint"; `site` is one real site
-// (the uprobe check opens an event on it for the tool's own process, where
-// it never fires); `site_count` is the number of sites of all probes.
-std::string choose_mechanism(const std::string& wanted, const ProbeSite& site,
-                             size_t site_count, std::string* error);
+// `wanted` is "auto", "uprobe" or "breakpoint"; `sites` are those of all
+// probes (the uprobe check opens an event on the first for the tool's own
+// process, where it never fires). With uprobes, sites uprobes refuse need
+// hardware breakpoints (at most kMaxBreakpoints) as well.
+std::string choose_mechanism(const std::string& wanted,
+                             const std::vector<ProbeSite>& sites,
+                             std::string* error);
 
 }  // namespace andweorc::probes
 

@@ -31,6 +31,10 @@ struct ProbeSite {
   uint64_t offset = 0;  // file offset (uprobes)
   uint64_t vaddr = 0;   // ELF virtual address (breakpoints: + load bias)
   std::string where;    // "f (inlined in g) a.cc:12", for messages
+  // The instruction there has a prefix x86 uprobes refuse (LOCK, or an
+  // ES/CS/DS/SS override such as CET's `notrack`): counted by a hardware
+  // breakpoint even when uprobes are allowed.
+  bool uprobe_refuses = false;
 };
 
 // What the runtime needs: the point's name and kind and every site.

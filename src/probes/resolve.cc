@@ -12,10 +12,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <set>
 
+#include "probes/mechanism.h"
 #include "symbols/demangle.h"
 
 namespace andweorc::probes {
@@ -344,6 +346,7 @@ std::optional<ResolvedProbe> resolve_probe(const std::string& binary,
                                    return a.vaddr == c.vaddr;
                                  }),
                      probe->sites.end());
+  std::ifstream file(path, std::ios::binary);
   for (auto& s : probe->sites) {
     std::optional<uint64_t> offset = b->offset_of(s.vaddr);
     if (!offset) {
@@ -354,6 +357,11 @@ std::optional<ResolvedProbe> resolve_probe(const std::string& binary,
     }
     s.path = path;
     s.offset = *offset;
+    uint8_t code[15] = {};
+    file.seekg(std::streamoff(*offset));
+    file.read(reinterpret_cast<char*>(code), sizeof code);
+    s.uprobe_refuses = uprobe_refuses_instruction(code, size_t(file.gcount()));
+    file.clear();
   }
   return probe;
 }

@@ -38,6 +38,7 @@ struct ProbeEvent {
   char path[kMaxText];
   char name[kMaxText];
   int kind;
+  bool breakpoint;  // a hardware breakpoint, else a uprobe
 };
 
 // Filled by probes_start before any reader exists; afterwards only the
@@ -45,6 +46,7 @@ struct ProbeEvent {
 ProbeEvent g_events[kMaxEvents];
 int g_event_count = 0;
 bool g_breakpoints = false;
+int g_uprobe_refused = 0;  // sites counted by breakpoints in uprobe mode
 
 int uprobe_type() {
   int fd =
@@ -66,7 +68,7 @@ int open_event(const ProbeEvent& e, int type, uint64_t bias) {
   perf_event_attr attr;
   memset(&attr, 0, sizeof attr);
   attr.size = sizeof attr;
-  if (g_breakpoints) {
+  if (e.breakpoint) {
     attr.type = PERF_TYPE_BREAKPOINT;
     attr.bp_type = HW_BREAKPOINT_X;
     attr.bp_addr = e.vaddr + bias;
@@ -127,9 +129,18 @@ int open_all(int* error, int* failed) {
   uint64_t bias = 0;
   dl_iterate_phdr(first_object, &bias);
   int opened = 0;
+  g_uprobe_refused = 0;
   for (int i = 0; i < g_event_count; ++i) {
     ProbeEvent& e = g_events[i];
+    e.breakpoint = g_breakpoints;
     int fd = (!g_breakpoints && type < 0) ? -1 : open_event(e, type, bias);
+    if (fd < 0 && !g_breakpoints) {
+      // x86 uprobes refuse some instructions (LOCK or segment prefixes:
+      // the tool predicted these and checked that breakpoints are allowed).
+      e.breakpoint = true;
+      fd = open_event(e, type, bias);
+      if (fd >= 0) ++g_uprobe_refused;
+    }
     if (fd < 0) {
       if (*error == 0) {
         *error = type < 0 && !g_breakpoints ? ENOENT : errno;
@@ -185,7 +196,12 @@ void probes_start() {
     len = append_str(text, sizeof text, len, g_events[failed].path);
     len = append_str(text, sizeof text, len, ": ");
     const char* name = strerrorname_np(error);
-    len = append_str(text, sizeof text, len, name ? name : "error");
+    char code[24] = "errno ";
+    if (name == nullptr) {  // kernel-internal codes (524: ENOTSUPP)
+      code[6 + format_u64(uint64_t(error), code + 6, sizeof code - 7)] = 0;
+      name = code;
+    }
+    len = append_str(text, sizeof text, len, name);
     append_str(text, sizeof text, len,
                "); progress points without an address are missing");
     note(text);
@@ -214,6 +230,14 @@ void probes_start() {
       text, sizeof text, len,
       g_breakpoints ? "hardware breakpoint events (a debug exception per hit)"
                     : "perf uprobes (a kernel trap per hit)");
+  if (g_uprobe_refused > 0) {
+    num[format_u64(uint64_t(g_uprobe_refused), num, sizeof num)] = 0;
+    len = append_str(text, sizeof text, len, ", of which ");
+    len = append_str(text, sizeof text, len, num);
+    len = append_str(text, sizeof text, len,
+                     " by hardware breakpoint events (instructions uprobes "
+                     "refuse)");
+  }
   append_str(text, sizeof text, len,
              " for --progress points without annotation; costs per hit in "
              "docs/probes.md");

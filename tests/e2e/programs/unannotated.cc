@@ -1,6 +1,8 @@
 // A program with no progress point: two threads call unit_of_work() until
 // a CPU-time budget is spent and the program prints how many calls it made,
 // which `andweorc run --progress units=unit_of_work` must count exactly.
+// One thread runs a copy inlined into its loop, the other the out-of-line
+// copy through a pointer: a probe on the function must count both.
 #include <time.h>
 
 #include <atomic>
@@ -19,21 +21,28 @@ static double cpu_ms() {
 }
 
 // ~20 us of arithmetic: the unit of work.
-__attribute__((noinline)) void unit_of_work() {
+__attribute__((always_inline)) inline void unit_of_work() {
   uint64_t h = g_sink;
   for (int i = 0; i < 20000; ++i) h = h * 2862933555777941757ull + 3;
   g_sink = h;
   g_calls.fetch_add(1, std::memory_order_relaxed);  // UNIT_DONE_LINE
 }
 
-static void worker(double ms) {
+void (*volatile g_unit)() = &unit_of_work;
+
+__attribute__((noinline)) static void inlined_worker(double ms) {
   double end = cpu_ms() + ms;
   while (cpu_ms() < end) unit_of_work();
 }
 
+__attribute__((noinline)) static void pointer_worker(double ms) {
+  double end = cpu_ms() + ms;
+  while (cpu_ms() < end) g_unit();
+}
+
 int main(int argc, char** argv) {
   double ms = argc > 1 ? std::atof(argv[1]) : 600;
-  std::thread a(worker, ms), b(worker, ms);
+  std::thread a(inlined_worker, ms), b(pointer_worker, ms);
   a.join();
   b.join();
   std::printf("calls %llu\n", (unsigned long long)g_calls.load());
