@@ -79,11 +79,18 @@ int probe_environment(const ProbeOptions& o,
     return kExitUsage;
   }
   if (!quiet)
-    for (const auto& p : resolved)
+    for (const auto& p : resolved) {
+      size_t refused = 0;
+      for (const auto& s : p.sites) refused += s.uprobe_refuses;
       std::cerr << "andweorc: progress point '" << p.name << "' = " << p.target
                 << ": " << p.sites.size() << " address"
                 << (p.sites.size() == 1 ? "" : "es") << ", counted by "
-                << mechanism << "\n";
+                << mechanism;
+      if (mechanism == "uprobe" && refused > 0)
+        std::cerr << " (" << refused
+                  << " by hardware breakpoint: instructions uprobes refuse)";
+      std::cerr << "\n";
+    }
   env->push_back("ANDWEORC_PROBES=" + probes::encode_probes(resolved));
   env->push_back("ANDWEORC_PROBE_MECHANISM=" + mechanism);
   return kExitOk;
