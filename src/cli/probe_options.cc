@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <set>
 
 #include "cli/exit_codes.h"
@@ -42,6 +43,11 @@ void add_probe_options(CLI::App* cmd, ProbeOptions* o) {
                   "NAME=FILE:LINE (one per execution of the line), in the "
                   "main executable. Repeatable; see docs/probes.md")
       ->group(group);
+  cmd->add_option("--latency", o->latency,
+                  "A latency point without annotations: NAME=FUNCTION, from "
+                  "each call's entry to its return (uprobes: root). "
+                  "Repeatable; see docs/probes.md")
+      ->group(group);
   cmd->add_option("--probe-mechanism", o->mechanism,
                   "How --progress points are counted: uprobe (root), "
                   "breakpoint (hardware, at most 4 addresses) or auto")
@@ -50,47 +56,112 @@ void add_probe_options(CLI::App* cmd, ProbeOptions* o) {
       ->group(group);
 }
 
+namespace {
+
+// Resolves one --progress / --latency value; prints the error and returns
+// nullopt when it cannot.
+std::optional<probes::ResolvedProbe> resolve_one(const std::string& option,
+                                                 const std::string& text,
+                                                 const std::string& binary,
+                                                 std::set<std::string>* names) {
+  std::string error;
+  auto spec = probes::parse_probe_spec(text, &error);
+  if (spec && !names->insert(spec->name).second)
+    error = option + " " + spec->name + ": the name is given twice";
+  if (spec && error.empty() && option == "--latency" && spec->is_line)
+    error = "--latency " + spec->name +
+            ": only NAME=FUNCTION is supported (entry to return), got '" +
+            spec->target + "'";
+  std::optional<probes::ResolvedProbe> probe;
+  if (error.empty()) probe = probes::resolve_probe(binary, *spec, &error);
+  if (!probe) {
+    if (option == "--latency" && error.rfind("--progress ", 0) == 0)
+      error.replace(0, 10, "--latency");
+    std::cerr << "andweorc: " << error << "\n";
+  }
+  return probe;
+}
+
+}  // namespace
+
 int probe_environment(const ProbeOptions& o,
                       const std::vector<std::string>& command, bool quiet,
                       std::vector<std::string>* env) {
-  if (o.progress.empty() || command.empty()) return kExitOk;
+  if ((o.progress.empty() && o.latency.empty()) || command.empty())
+    return kExitOk;
   std::string binary = find_executable(command[0]);
   std::vector<probes::ResolvedProbe> resolved;
   std::set<std::string> names;
   std::vector<probes::ProbeSite> sites;
+  std::vector<std::string> lines;  // what each point counts, for the user
   for (const auto& text : o.progress) {
-    std::string error;
-    auto spec = probes::parse_probe_spec(text, &error);
-    if (spec && !names.insert(spec->name).second)
-      error = "--progress " + spec->name + ": the name is given twice";
-    std::optional<probes::ResolvedProbe> probe;
-    if (error.empty()) probe = probes::resolve_probe(binary, *spec, &error);
-    if (!probe) {
-      std::cerr << "andweorc: " << error << "\n";
+    auto probe = resolve_one("--progress", text, binary, &names);
+    if (!probe) return kExitUsage;
+    sites.insert(sites.end(), probe->sites.begin(), probe->sites.end());
+    size_t refused = 0;
+    for (const auto& s : probe->sites) refused += s.uprobe_refuses;
+    lines.push_back("progress point '" + probe->name + "' = " + probe->target +
+                    ": " + std::to_string(probe->sites.size()) +
+                    " address(es)" +
+                    (refused ? " (" + std::to_string(refused) +
+                                   " by hardware breakpoint if uprobes are "
+                                   "used: instructions uprobes refuse)"
+                             : ""));
+    resolved.push_back(std::move(*probe));
+  }
+  for (const auto& text : o.latency) {
+    auto probe = resolve_one("--latency", text, binary, &names);
+    if (!probe) return kExitUsage;
+    // A return can only be probed on an out-of-line copy (a uretprobe
+    // replaces the return address the call pushed).
+    size_t inlined = 0;
+    std::vector<probes::ProbeSite> entries;
+    for (const auto& s : probe->sites)
+      if (s.inlined)
+        ++inlined;
+      else
+        entries.push_back(s);
+    if (entries.empty()) {
+      std::cerr << "andweorc: --latency " << probe->name << ": '"
+                << probe->target
+                << "' has only inlined copies, whose return cannot be "
+                   "probed; use --progress, or ANDWEORC_BEGIN/END\n";
       return kExitUsage;
     }
-    sites.insert(sites.end(), probe->sites.begin(), probe->sites.end());
+    sites.insert(sites.end(), entries.begin(), entries.end());
+    lines.push_back(
+        "latency point '" + probe->name + "' = " + probe->target +
+        ": entry and return of " + std::to_string(entries.size()) +
+        " copy(ies)" +
+        (inlined ? "; " + std::to_string(inlined) +
+                       " inlined copy(ies) NOT counted (no return to probe)"
+                 : ""));
+    probe->sites = entries;
+    probe->kind = 2;  // ANDWEORC_KIND_BEGIN at the entry
+    resolved.push_back(*probe);
+    probe->kind = 3;  // ANDWEORC_KIND_END at the return (uretprobe)
     resolved.push_back(std::move(*probe));
   }
   std::string error;
-  std::string mechanism = probes::choose_mechanism(o.mechanism, sites, &error);
+  std::string wanted = o.mechanism;
+  if (!o.latency.empty()) {
+    // Hardware breakpoints cannot see a return: latency needs uprobes.
+    if (wanted == "breakpoint") {
+      std::cerr << "andweorc: --latency needs uprobes (return probes), not "
+                   "--probe-mechanism breakpoint\n";
+      return kExitUsage;
+    }
+    wanted = "uprobe";
+  }
+  std::string mechanism = probes::choose_mechanism(wanted, sites, &error);
   if (mechanism.empty()) {
+    if (!o.latency.empty()) error = "--latency: " + error;
     std::cerr << "andweorc: " << error << "\n";
     return kExitUsage;
   }
   if (!quiet)
-    for (const auto& p : resolved) {
-      size_t refused = 0;
-      for (const auto& s : p.sites) refused += s.uprobe_refuses;
-      std::cerr << "andweorc: progress point '" << p.name << "' = " << p.target
-                << ": " << p.sites.size() << " address"
-                << (p.sites.size() == 1 ? "" : "es") << ", counted by "
-                << mechanism;
-      if (mechanism == "uprobe" && refused > 0)
-        std::cerr << " (" << refused
-                  << " by hardware breakpoint: instructions uprobes refuse)";
-      std::cerr << "\n";
-    }
+    for (const auto& line : lines)
+      std::cerr << "andweorc: " << line << ", counted by " << mechanism << "\n";
   env->push_back("ANDWEORC_PROBES=" + probes::encode_probes(resolved));
   env->push_back("ANDWEORC_PROBE_MECHANISM=" + mechanism);
   return kExitOk;

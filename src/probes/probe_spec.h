@@ -34,6 +34,7 @@ struct ProbeSite {
   // The instruction there has a prefix x86 uprobes refuse (LOCK, or an
   // ES/CS/DS/SS override such as CET's `notrack`): counted by a hardware
   // breakpoint even when uprobes are allowed.
+  bool inlined = false;  // an inlined copy (no return to probe)
   bool uprobe_refuses = false;
 };
 

@@ -182,12 +182,14 @@ void walk_functions(Binary& b, Dwarf_Die* die, const std::string& wanted,
           ++m.inlined;
         else
           ++m.out_of_line;
-        m.sites.push_back(ProbeSite{
+        ProbeSite site{
             "", 0, vaddr,
             fmt::format(
                 "{} {} at {:#x}", full,
                 tag == DW_TAG_inlined_subroutine ? "inlined copy" : "entry",
-                vaddr)});
+                vaddr)};
+        site.inlined = tag == DW_TAG_inlined_subroutine;
+        m.sites.push_back(site);
       }
     }
     walk_functions(b, &child, wanted, found);

@@ -47,6 +47,12 @@ ProbeEvent g_events[kMaxEvents];
 int g_event_count = 0;
 bool g_breakpoints = false;
 int g_uprobe_refused = 0;  // sites counted by breakpoints in uprobe mode
+// Read once at start: a fork child (possibly forked from a signal handler,
+// with the loader's lock held by a thread that no longer exists) only makes
+// perf_event_open calls.
+int g_uprobe_type = -1;
+uint64_t g_retprobe_config = 1;  // format/retprobe: "config:0"
+uint64_t g_bias = 0;
 
 int uprobe_type() {
   int fd =
@@ -56,6 +62,19 @@ int uprobe_type() {
   ssize_t n = read(fd, buf, sizeof buf - 1);
   close(fd);
   return n > 0 ? atoi(buf) : -1;
+}
+
+// The config bit that makes a uprobe a return probe ("config:N").
+uint64_t retprobe_config() {
+  int fd = open("/sys/bus/event_source/devices/uprobe/format/retprobe",
+                O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 1;
+  char buf[32] = {};
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  const char* colon = n > 0 ? strchr(buf, ':') : nullptr;
+  int bit = colon ? atoi(colon + 1) : 0;
+  return bit >= 0 && bit < 64 ? uint64_t(1) << bit : 1;
 }
 
 // The main executable's load bias (breakpoints need run-time addresses).
@@ -75,6 +94,8 @@ int open_event(const ProbeEvent& e, int type, uint64_t bias) {
     attr.bp_len = sizeof(long);
   } else {
     attr.type = uint32_t(type);
+    // END of a --latency point: the function's return (a uretprobe).
+    if (e.kind == ANDWEORC_KIND_END) attr.config = g_retprobe_config;
     attr.config1 = reinterpret_cast<uint64_t>(e.path);
     attr.config2 = e.offset;
   }
@@ -125,25 +146,26 @@ bool parse_line(const char* line, const char* end, ProbeEvent* e) {
 // Opens every parsed event; returns how many opened. On failure `error`
 // holds the first errno and `failed` the event that failed.
 int open_all(int* error, int* failed) {
-  int type = g_breakpoints ? 0 : uprobe_type();
-  uint64_t bias = 0;
-  dl_iterate_phdr(first_object, &bias);
+  int type = g_uprobe_type;
+  uint64_t bias = g_bias;
   int opened = 0;
   g_uprobe_refused = 0;
   for (int i = 0; i < g_event_count; ++i) {
     ProbeEvent& e = g_events[i];
     e.breakpoint = g_breakpoints;
     int fd = (!g_breakpoints && type < 0) ? -1 : open_event(e, type, bias);
-    if (fd < 0 && !g_breakpoints) {
+    int first_errno = type < 0 && !g_breakpoints ? ENOENT : errno;
+    if (fd < 0 && !g_breakpoints && e.kind != ANDWEORC_KIND_END) {
       // x86 uprobes refuse some instructions (LOCK or segment prefixes:
       // the tool predicted these and checked that breakpoints are allowed).
+      // A return probe has no breakpoint equivalent.
       e.breakpoint = true;
       fd = open_event(e, type, bias);
       if (fd >= 0) ++g_uprobe_refused;
     }
     if (fd < 0) {
       if (*error == 0) {
-        *error = type < 0 && !g_breakpoints ? ENOENT : errno;
+        *error = first_errno;
         *failed = i;
       }
       continue;
@@ -175,6 +197,11 @@ void probes_start() {
     line = *end ? end + 1 : end;
   }
   if (g_event_count == 0) return;
+  if (!g_breakpoints) {
+    g_uprobe_type = uprobe_type();
+    g_retprobe_config = retprobe_config();
+  }
+  dl_iterate_phdr(first_object, &g_bias);
   int error = 0, failed = -1;
   int opened = open_all(&error, &failed);
   if (failed >= 0) {
@@ -239,8 +266,8 @@ void probes_start() {
                      "refuse)");
   }
   append_str(text, sizeof text, len,
-             " for --progress points without annotation; costs per hit in "
-             "docs/probes.md");
+             " for points without annotation (--progress, --latency); "
+             "costs per hit in docs/probes.md");
   note(text);
 }
 

@@ -35,9 +35,14 @@ __attribute__((noinline)) static void inlined_worker(double ms) {
   while (cpu_ms() < end) unit_of_work();
 }
 
+uint64_t g_pointer_calls = 0;  // calls of the out-of-line copy
+
 __attribute__((noinline)) static void pointer_worker(double ms) {
   double end = cpu_ms() + ms;
-  while (cpu_ms() < end) g_unit();
+  while (cpu_ms() < end) {
+    g_unit();
+    ++g_pointer_calls;
+  }
 }
 
 int main(int argc, char** argv) {
@@ -45,6 +50,8 @@ int main(int argc, char** argv) {
   std::thread a(inlined_worker, ms), b(pointer_worker, ms);
   a.join();
   b.join();
-  std::printf("calls %llu\n", (unsigned long long)g_calls.load());
+  std::printf("calls %llu out_of_line %llu\n",
+              (unsigned long long)g_calls.load(),
+              (unsigned long long)g_pointer_calls);
   return 0;
 }
