@@ -41,8 +41,10 @@ struct ProbeEvent {
   bool breakpoint;  // a hardware breakpoint, else a uprobe
 };
 
-// Filled by probes_start before any reader exists; afterwards only the
-// descriptors change (eviction, fork), through their owner variables.
+// Filled by probes_start before the coordinator (the reader of totals)
+// starts; an event's slot stays 0, which no point has, until its point is
+// registered. Afterwards only the descriptors change (eviction, fork),
+// through their owner variables.
 ProbeEvent g_events[kMaxEvents];
 int g_event_count = 0;
 bool g_breakpoints = false;
