@@ -49,8 +49,9 @@ void add_probe_options(CLI::App* cmd, ProbeOptions* o) {
                   "Repeatable; see docs/probes.md")
       ->group(group);
   cmd->add_option("--probe-mechanism", o->mechanism,
-                  "How --progress points are counted: uprobe (root), "
-                  "breakpoint (hardware, at most 4 addresses) or auto")
+                  "How --progress points are counted: breakpoint (hardware, "
+                  "at most 4 addresses), uprobe (root; --latency needs it) "
+                  "or auto (breakpoint when possible)")
       ->check(CLI::IsMember({"auto", "uprobe", "breakpoint"}))
       ->capture_default_str()
       ->group(group);

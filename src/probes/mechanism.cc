@@ -97,31 +97,37 @@ bool uprobe_refuses_instruction(const uint8_t* code, size_t len) {
 std::string choose_mechanism(const std::string& wanted,
                              const std::vector<ProbeSite>& sites,
                              std::string* error) {
-  std::string why;
-  if (wanted == "auto" || wanted == "uprobe") {
-    std::string e = try_uprobe(sites.front());
-    size_t refused = 0;
-    for (const auto& s : sites) refused += s.uprobe_refuses;
-    if (e.empty()) {
-      std::string bp = breakpoints_refused(refused);
-      if (bp.empty()) return "uprobe";
-      e = fmt::format(
-          "uprobe: {} address(es) hold instructions uprobes refuse (LOCK or "
-          "segment prefix) and need hardware breakpoints: {}",
-          refused, bp);
-    } else {
-      e += " (uprobes need root or CAP_PERFMON)";
-    }
-    if (wanted == "uprobe") {
-      *error = "--probe-mechanism uprobe: " + e;
+  // auto: hardware breakpoints first. Per hit both cost the same here
+  // (bench/probes/probe_cost.cc), but an inherited uprobe event costs ~90 ms
+  // at every thread start and exit of the program, per address
+  // (docs/probes.md), and a breakpoint costs nothing there. Uprobes when
+  // there are more addresses than debug registers.
+  std::string bp_why;
+  if (wanted == "auto" || wanted == "breakpoint") {
+    bp_why = breakpoints_refused(sites.size());
+    if (bp_why.empty()) return "breakpoint";
+    if (wanted == "breakpoint") {
+      *error = "cannot count probe hits: " + bp_why;
       return "";
     }
-    why = e;
   }
-  std::string bp = breakpoints_refused(sites.size());
-  if (bp.empty()) return "breakpoint";
-  *error = fmt::format("cannot count probe hits: {}{}{}", why,
-                       why.empty() ? "" : "; ", bp);
+  std::string e = try_uprobe(sites.front());
+  size_t refused = 0;
+  for (const auto& s : sites) refused += s.uprobe_refuses;
+  if (e.empty()) {
+    std::string bp = breakpoints_refused(refused);
+    if (bp.empty()) return "uprobe";
+    e = fmt::format(
+        "uprobe: {} address(es) hold instructions uprobes refuse (LOCK or "
+        "segment prefix) and need hardware breakpoints: {}",
+        refused, bp);
+  } else {
+    e += " (uprobes need root or CAP_PERFMON)";
+  }
+  if (wanted == "uprobe")
+    *error = "--probe-mechanism uprobe: " + e;
+  else
+    *error = fmt::format("cannot count probe hits: {}; {}", bp_why, e);
   return "";
 }
 

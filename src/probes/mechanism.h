@@ -20,10 +20,11 @@ constexpr size_t kMaxBreakpoints = 4;
 bool uprobe_refuses_instruction(const uint8_t* code, size_t len);
 
 // "uprobe" or "breakpoint", or "" with `error` saying why neither works.
-// `wanted` is "auto", "uprobe" or "breakpoint"; `sites` are those of all
-// probes (the uprobe check opens an event on the first for the tool's own
-// process, where it never fires). With uprobes, sites uprobes refuse need
-// hardware breakpoints (at most kMaxBreakpoints) as well.
+// `wanted` is "auto" (breakpoints when they can count every site, else
+// uprobes), "uprobe" or "breakpoint"; `sites` are those of all probes (the
+// uprobe check opens an event on the first for the tool's own process,
+// where it never fires). With uprobes, sites uprobes refuse need hardware
+// breakpoints (at most kMaxBreakpoints) as well.
 std::string choose_mechanism(const std::string& wanted,
                              const std::vector<ProbeSite>& sites,
                              std::string* error);

@@ -98,6 +98,10 @@ int open_event(const ProbeEvent& e, int type, uint64_t bias) {
     attr.type = uint32_t(type);
     // END of a --latency point: the function's return (a uretprobe).
     if (e.kind == ANDWEORC_KIND_END) attr.config = g_retprobe_config;
+    // The kernel reads this path again, from our memory, each time a new
+    // thread inherits the event: it must stay valid and unchanged for the
+    // life of the process (g_events is static and never rewritten). A
+    // dangling path makes the program's pthread_create fail (ENOENT).
     attr.config1 = reinterpret_cast<uint64_t>(e.path);
     attr.config2 = e.offset;
   }
@@ -286,8 +290,40 @@ ANDWEORC_SIGNAL_SAFE uint64_t probe_hits(int slot) {
   return total;
 }
 
+// Thread exits since the events were opened (reset in a fork child).
+uint64_t g_thread_exits = 0;
+
+ANDWEORC_SIGNAL_SAFE void probes_thread_exited() {
+  if (__atomic_load_n(&g_event_count, __ATOMIC_RELAXED) > 0)
+    __atomic_add_fetch(&g_thread_exits, 1, __ATOMIC_RELAXED);
+}
+
+ANDWEORC_SIGNAL_SAFE void probes_write_final_note() {
+  int uprobes = 0;
+  for (int i = 0; i < g_event_count; ++i) {
+    const ProbeEvent& e = g_events[i];
+    if (!e.breakpoint && e.slot > 0 &&
+        __atomic_load_n(&e.fd, __ATOMIC_RELAXED) >= 0)
+      ++uprobes;
+  }
+  uint64_t exits = __atomic_load_n(&g_thread_exits, __ATOMIC_RELAXED);
+  if (uprobes == 0 || exits == 0) return;
+  char text[400], num[24];
+  num[format_u64(exits, num, sizeof num)] = 0;
+  size_t len = append_str(text, sizeof text, 0, "probes: ");
+  len = append_str(text, sizeof text, len, num);
+  append_str(text, sizeof text, len,
+             " thread(s) exited while perf uprobes counted: on some kernels "
+             "(6.18 measured) uprobe counting then stops for the whole "
+             "process, so these counts may be INCOMPLETE. Hardware "
+             "breakpoints are not affected: --probe-mechanism breakpoint "
+             "(at most 4 addresses); see docs/probes.md");
+  raw_write_note(text);
+}
+
 void probes_after_fork_child() {
   if (g_event_count == 0) return;
+  g_thread_exits = 0;
   for (int i = 0; i < g_event_count; ++i) andweorc_fd_release(&g_events[i].fd);
   int error = 0, failed = -1;
   open_all(&error, &failed);

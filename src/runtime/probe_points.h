@@ -22,8 +22,20 @@ void probes_start();
 // One read() per event: async-signal-safe.
 ANDWEORC_SIGNAL_SAFE uint64_t probe_hits(int slot);
 
-// In a fork child: the inherited descriptors count the parent; opens the
-// child's own events, counting from zero like its other points.
+// A program thread exited (called from counters_retire).
+ANDWEORC_SIGNAL_SAFE void probes_thread_exited();
+
+// At the end (caller holds io_lock; may run in a signal handler): if
+// uprobes counted and a program thread exited meanwhile, writes a note that
+// the counts may be incomplete. Measured on kernel 6.18: after a thread
+// that inherited a uprobe counting event exits, the kernel may stop
+// counting that uprobe in the whole process (docs/probes.md); hardware
+// breakpoints are not affected.
+ANDWEORC_SIGNAL_SAFE void probes_write_final_note();
+
+// In a fork child, after the parent's other threads are retired: the
+// inherited descriptors count the parent; opens the child's own events,
+// counting from zero like its other points.
 void probes_after_fork_child();
 
 }  // namespace andweorc::runtime

@@ -86,6 +86,7 @@ uint64_t* counters_allocate() {
 }
 
 void counters_retire(uint64_t** slot) {
+  probes_thread_exited();  // uprobe counts may stop after this (kernel)
   uint64_t* counters = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
   if (counters == nullptr) return;
   // Callers serialize (io_lock, or the only thread after fork).

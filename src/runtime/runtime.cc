@@ -180,8 +180,8 @@ void on_fork_child() {
   // Resets the progress-point locks before anything takes them (another
   // thread of the parent may have held one at the fork).
   counters_reset_all();
-  probes_after_fork_child();
   thread_states_after_fork_child();
+  probes_after_fork_child();  // after the parent's threads are retired
   raw_close();
   // A linked program's records live in a memory file only its Runner reads;
   // a child has no Runner, so it is not profiled.
@@ -344,6 +344,7 @@ void write_final_records() {
     raw_write_note(note);
   }
   points_write_snapshot();
+  probes_write_final_note();
   raw_write_maps();
   raw::EndRecord end{monotonic_ns()};
   raw_write(raw::kEnd, &end, sizeof end);

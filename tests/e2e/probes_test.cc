@@ -51,7 +51,7 @@ TEST_P(Probes, FunctionAndLineProbesCountEveryCallExactly) {
       profile};
   if (latency) argv.insert(argv.end(), {"--latency", "lat=unit_of_work"});
   argv.insert(argv.end(),
-              {"--", std::string(PROGRAMS_DIR) + "/unannotated", "150"});
+              {"--", std::string(PROGRAMS_DIR) + "/unannotated", "100"});
   RunResult r = run_command(argv);
   if (r.status == 2 &&
       r.err.find("cannot count probe hits") != std::string::npos)
