@@ -3,7 +3,8 @@
 // unprobed, then with a counting uprobe, then with a counting hardware
 // breakpoint on it (the same perf_event_attr as src/runtime/probe_points.cc),
 // rounds interleaved. Prints ns per call for each and the added ns per hit
-// (median over rounds); checks that the event counted exactly N. Also the
+// (median over rounds); checks that the event counted exactly N (+ one per
+// thread started below) and says so. Also the
 // cost of a thread start + join while one such inherited event is open
 // (each new thread gets a copy of the event; its exit folds it back).
 // Usage: probe_cost [calls per round, default 200000] [rounds, default 5]
@@ -115,6 +116,7 @@ int main(int argc, char** argv) {
   const char* names[2] = {"uprobe", "breakpoint"};
   std::vector<double> base, with[2], tbase, twith[2];
   bool ok[2] = {true, true};
+  bool exact = true;
   time_calls(n);  // warm up
   for (int r = 0; r < rounds; ++r) {
     base.push_back(time_calls(n) / double(n));
@@ -133,16 +135,18 @@ int main(int argc, char** argv) {
       if (read(fd, &count, sizeof count) != sizeof count) count = 0;
       close(fd);
       if (count != uint64_t(n + threads)) {  // + one call per thread
-        std::printf("%-10s counted %llu of %ld calls\n", names[m],
+        // Reported, not fatal: inherited uprobes lose counts after thread
+        // exits on some kernels (docs/probes.md).
+        std::printf("%-10s round %d counted %llu of %ld calls\n", names[m], r,
                     (unsigned long long)count, n + threads);
-        return 1;
+        exact = false;
       }
       with[m].push_back(t / double(n));
     }
   }
   double b = median(base);
-  std::printf("calls per round %ld, rounds %d (medians; every count exact)\n",
-              n, rounds);
+  std::printf("calls per round %ld, rounds %d (medians; %s)\n", n, rounds,
+              exact ? "every count exact" : "SOME COUNTS WRONG, above");
   std::printf("%-10s %10.1f ns/call\n", "unprobed", b);
   for (int m = 0; m < 2; ++m)
     if (ok[m])
