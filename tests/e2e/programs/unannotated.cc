@@ -3,12 +3,15 @@
 // which `andweorc run --progress units=unit_of_work` must count exactly.
 // One thread runs a copy inlined into its loop, the other the out-of-line
 // copy through a pointer: a probe on the function must count both.
+// `unannotated MS churn N`: instead, N rounds of the two workers one after
+// the other (threads that start and exit while the probes count).
 #include <time.h>
 
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <thread>
 
 volatile uint64_t g_sink;
@@ -47,9 +50,17 @@ __attribute__((noinline)) static void pointer_worker(double ms) {
 
 int main(int argc, char** argv) {
   double ms = argc > 1 ? std::atof(argv[1]) : 600;
-  std::thread a(inlined_worker, ms), b(pointer_worker, ms);
-  a.join();
-  b.join();
+  if (argc > 3 && std::string(argv[2]) == "churn") {
+    int rounds = std::atoi(argv[3]);
+    for (int i = 0; i < rounds; ++i) {
+      std::thread(inlined_worker, ms / rounds).join();
+      std::thread(pointer_worker, ms / rounds).join();
+    }
+  } else {
+    std::thread a(inlined_worker, ms), b(pointer_worker, ms);
+    a.join();
+    b.join();
+  }
   std::printf("calls %llu out_of_line %llu\n",
               (unsigned long long)g_calls.load(),
               (unsigned long long)g_pointer_calls);
