@@ -131,7 +131,6 @@ std::string base_name(const std::string& path) {
 struct FunctionMatch {
   std::string display;  // for the candidate list
   std::vector<ProbeSite> sites;
-  size_t inlined = 0, out_of_line = 0;
 };
 
 // Entry address of a DIE with code, in DWARF address space.
@@ -178,10 +177,6 @@ void walk_functions(Binary& b, Dwarf_Die* die, const std::string& wanted,
         FunctionMatch& m = (*found)[key];
         m.display = fmt::format("{} ({})", full, decl);
         uint64_t vaddr = b.to_vaddr(pc);
-        if (tag == DW_TAG_inlined_subroutine)
-          ++m.inlined;
-        else
-          ++m.out_of_line;
         ProbeSite site{
             "", 0, vaddr,
             fmt::format(
