@@ -17,6 +17,7 @@
 #include "cli/commands.h"
 #include "cli/duration.h"
 #include "cli/exit_codes.h"
+#include "cli/probe_options.h"
 #include "cli/progress_display.h"
 #include "cli/runtime_locator.h"
 #include "cli/terminal.h"
@@ -58,6 +59,7 @@ struct RunOptions {
   std::string format;  // json or coz; default from the output's extension
   bool until_stable = false;
   std::string max_time;  // "" = no limit
+  ProbeOptions probes;   // --progress without annotations
 };
 
 std::string joined_lines(const std::vector<std::string>& v) {
@@ -184,6 +186,8 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
                  "with --no-experiments or --end-to-end)\n";
     return kExitUsage;
   }
+  std::vector<std::string> env;
+  if (int rc = probe_environment(o.probes, command, o.quiet, &env)) return rc;
   std::string format = o.format;
   if (format.empty()) format = ends_with(o.output, ".coz") ? "coz" : "json";
   std::vector<std::string> tried;
@@ -222,8 +226,9 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   if (mo.draw || mo.until_stable || mo.max_time_s > 0 ||
       (mo.warn && mo.experiments_enabled && !o.end_to_end))
     progress.emplace(mo);
-  ChildResult child =
-      run_child(command, runtime_environment(o, runtime, data_dir, *period));
+  auto runtime_env = runtime_environment(o, runtime, data_dir, *period);
+  env.insert(env.begin(), runtime_env.begin(), runtime_env.end());
+  ChildResult child = run_child(command, env);
   std::string stopped;
   if (progress) {
     progress->stop();
@@ -395,6 +400,7 @@ CommandRunner add_run_command(CLI::App& app,
       ->check(CLI::IsMember({"sleep", "spin"}))
       ->capture_default_str()
       ->group(causal);
+  add_probe_options(cmd, &o->probes);
   return [o, command] { return run_profile(*o, command); };
 }
 

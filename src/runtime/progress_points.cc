@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include "andweorc/andweorc.h"
+#include "runtime/probe_points.h"
 #include "runtime/raw_format.h"
 #include "runtime/raw_writer.h"
 #include "runtime/runtime.h"
@@ -85,6 +86,7 @@ uint64_t* counters_allocate() {
 }
 
 void counters_retire(uint64_t** slot) {
+  probes_thread_exited();  // uprobe counts may stop after this (kernel)
   uint64_t* counters = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
   if (counters == nullptr) return;
   // Callers serialize (io_lock, or the only thread after fork).
@@ -120,7 +122,8 @@ void counters_reset_all() {
 
 ANDWEORC_SIGNAL_SAFE uint64_t point_total_once(int i) {
   uint64_t total = __atomic_load_n(&g_retired[i], __ATOMIC_RELAXED) +
-                   __atomic_load_n(&g_points[i].coz.count, __ATOMIC_RELAXED);
+                   __atomic_load_n(&g_points[i].coz.count, __ATOMIC_RELAXED) +
+                   probe_hits(i);  // counted by the kernel (--progress)
   for (int t = 0, n = thread_slot_count(); t < n; ++t) {
     ThreadState* s = thread_slot(t);
     if (__atomic_load_n(&s->status, __ATOMIC_ACQUIRE) != kLive) continue;

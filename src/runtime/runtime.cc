@@ -18,6 +18,7 @@
 #include "runtime/internal_fds.h"
 #include "runtime/labels.h"
 #include "runtime/perf_sampler.h"
+#include "runtime/probe_points.h"
 #include "runtime/progress_points.h"
 #include "runtime/raw_format.h"
 #include "runtime/raw_writer.h"
@@ -193,6 +194,7 @@ void on_fork_child() {
   // thread of the parent may have held one at the fork).
   counters_reset_all();
   thread_states_after_fork_child();
+  probes_after_fork_child();  // after the parent's threads are retired
   raw_close();
   // A linked program's records live in a memory file only its Runner reads;
   // a child has no Runner, so it is not profiled.
@@ -277,6 +279,7 @@ __attribute__((constructor)) void andweorc_runtime_init() {
   read_config();
   if (!g_config.enabled) return;
   if (start_runtime()) {
+    probes_start();  // before the program's threads: they inherit the events
     g_coordinator_pid = g_pid;
     coordinator_start();
   }
@@ -357,6 +360,7 @@ void write_final_records() {
     raw_write_note(note);
   }
   points_write_snapshot();
+  probes_write_final_note();
   raw_write_maps();
   raw::EndRecord end{monotonic_ns()};
   raw_write(raw::kEnd, &end, sizeof end);

@@ -15,5 +15,7 @@ ThreadState* thread_slot(int index) { return &g_test_slots[index]; }
 int thread_slot_count() { return 8; }
 void raw_write(uint32_t, const void*, size_t, const void*, size_t) {}
 void note_unprofiled_thread() {}
+uint64_t probe_hits(int) { return 0; }  // no --progress probes here
+void probes_thread_exited() {}
 
 }  // namespace andweorc::runtime

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# compare_predictions.sh: an accuracy workload (bench/accuracy) without its
+# progress point, profiled with `--progress unit=FILE:LINE` on the line that
+# ends a unit of work, against the annotated build: the predicted program
+# speed-up of every region, side by side.
+#
+# Usage: bench/probes/compare_predictions.sh [build-dir] [rounds]   (default: build 3)
+#
+# The unannotated build is the workload's source with its
+# ANDWEORC_PROGRESS("unit") statement emptied (line numbers kept), compiled
+# with the workloads' flags. UNIT_LINE (default: the line before the
+# emptied one, the unit's last statement) is probed. For each region and
+# round, both builds run `andweorc run --fixed-line REGION --fixed-speedup
+# PCT` (interleaved, the order alternating each round) and the region's
+# impact for point "unit" gives predicted = slope * s. Prints the median over
+# rounds of each and their difference (target: within 1 point).
+# A third run per round profiles the annotated build with the probe added
+# (point "probe" on the same line): both points are then measured in the
+# same experiments, so their difference is the counting alone, free of the
+# run-to-run noise of a shared machine ("same run" columns).
+#
+# True effects (bench/accuracy/README.md): serial's phase_a/b/c at 20%:
+# 12 / 6 / 2 points.
+# Environment: WORKLOAD=serial (a workload whose only point is "unit"),
+#   SPEEDUP=0.2, PRED_WORK=5 (times the default work), UNIT_LINE=N,
+#   MECHANISM=auto|uprobe|breakpoint, RESULTS=file.tsv (per-round values).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../accuracy/lib.sh"
+build=${1:-build}; rounds=${2:-3}
+w=${WORKLOAD:-serial}; s=${SPEEDUP:-0.2}; pred_work=${PRED_WORK:-5}
+tool="$build/bin/andweorc"; annotated="$build/bin/accuracy_$w"
+tmp=$ACC_TMP; trap 'rm -rf "$tmp"' EXIT
+[[ -x $tool && -x $annotated ]] || { echo "error: build andweorc_cli and accuracy_$w first" >&2; exit 1; }
+src="$ACC_SRC/$w.cc"
+root=$(cd "$ACC_DIR/../.." && pwd)
+
+progress_line=$(grep -n 'ANDWEORC_PROGRESS("unit");' "$src" | head -1 | cut -d: -f1)
+[[ -n $progress_line ]] || { echo "error: $w has no ANDWEORC_PROGRESS(\"unit\")" >&2; exit 1; }
+if grep -v '^#include' "$src" | grep -v 'ANDWEORC_PROGRESS("unit")' | grep -q 'ANDWEORC_'; then
+  echo "error: $w has other annotations; pick a workload whose only point is \"unit\"" >&2; exit 1
+fi
+unit_line=${UNIT_LINE:-$((progress_line - 1))}
+mkdir -p "$tmp/src"
+sed "${progress_line}s/ANDWEORC_PROGRESS(\"unit\");/;/" "$src" > "$tmp/src/$w.cc"
+cp "$ACC_SRC/common.h" "$tmp/src/"
+unannotated="$tmp/unannotated_$w"
+g++ -std=c++20 -g -O2 -fno-omit-frame-pointer -fno-ipa-icf -I "$root/include" \
+  -pthread "$tmp/src/$w.cc" -o "$unannotated"
+units=$(( $(acc_field "$("$annotated")" units) * pred_work ))
+pct=$(awk -v s="$s" 'BEGIN {printf "%g", 100 * s}')
+echo "workload $w, $units units per run, line speed-up ${pct}%, unit line $w.cc:$unit_line: $(sed -n "${unit_line}p" "$src" | sed 's/^ *//')" >&2
+
+# predict POINT BINARY LINE [run options...]: predicted % for POINT or n/a
+# (POINT "unit+probe": both, space-separated); also checks that the run
+# counted exactly `units` visits of "unit".
+predict() {
+  local point=$1 bin=$2 line=$3; shift 3
+  rm -f "$tmp/p.json"
+  if ! "$tool" run -q -o "$tmp/p.json" --fixed-line "$w.cc:$line" \
+      --fixed-speedup "$pct" "$@" -- "$bin" "$units" > "$tmp/out" 2> "$tmp/err"; then
+    echo "n/a"; cat "$tmp/err" >&2; return
+  fi
+  local visits
+  visits=$("$tool" report "$tmp/p.json" 2>&1 | awk '$1 == "unit" && $2 == "throughput" {gsub(",", "", $3); print $3}')
+  [[ $visits == "$units" ]] || echo "  warning: unit counted $visits times, the program did $units units" >&2
+  acc_analysis "$tool" "$tmp/p.json" > "$tmp/analysis"
+  local p out=""
+  for p in ${point//+/ }; do
+    out+="$(awk -F'\t' -v l="$line" -v s="$s" -v p="$p" '$4 == p && $2 == l && $5 != "-" && $5 != "null" {
+      printf "%.2f", 100 * $5 * s; found = 1; exit } END { if (!found) printf "n/a" }' "$tmp/analysis") "
+  done
+  echo "${out% }"
+}
+
+probe_args=(--progress "unit=$w.cc:$unit_line" --probe-mechanism "${MECHANISM:-auto}")
+"$tool" run --no-experiments -o "$tmp/check.json" "${probe_args[@]}" -- "$unannotated" 10 2>&1 |
+  grep 'progress point' >&2 || true
+: > "$tmp/rows"
+while read -r r line; do
+  for ((i = 0; i < rounds; i++)); do
+    if ((i % 2 == 0)); then
+      a=$(predict unit "$annotated" "$line"); u=$(predict unit "$unannotated" "$line" "${probe_args[@]}")
+    else
+      u=$(predict unit "$unannotated" "$line" "${probe_args[@]}"); a=$(predict unit "$annotated" "$line")
+    fi
+    read -r su sp < <(predict unit+probe "$annotated" "$line" --progress "probe=$w.cc:$unit_line" --probe-mechanism "${MECHANISM:-auto}")
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$line" "$a" "$u" "$su" "$sp" >> "$tmp/rows"
+    printf '  %s round %d: annotated %s%%, --progress %s%%; same run: annotated %s%%, probe %s%%\n' \
+      "$r" $((i + 1)) "$a" "$u" "$su" "$sp" >&2
+  done
+done < <(acc_regions "$w")
+[[ -n ${RESULTS:-} ]] && cp "$tmp/rows" "$RESULTS"
+
+printf '%-10s %5s %12s %12s %8s   %s\n' region line "annotated%" "--progress%" "diff pt" "same run: annotated% probe% diff"
+for r in $(cut -f1 "$tmp/rows" | uniq); do
+  line=$(awk -F'\t' -v r="$r" '$1 == r {print $2; exit}' "$tmp/rows")
+  mapfile -t a < <(awk -F'\t' -v r="$r" '$1 == r && $3 != "n/a" {print $3}' "$tmp/rows")
+  mapfile -t u < <(awk -F'\t' -v r="$r" '$1 == r && $4 != "n/a" {print $4}' "$tmp/rows")
+  mapfile -t sa < <(awk -F'\t' -v r="$r" '$1 == r && $5 != "n/a" {print $5}' "$tmp/rows")
+  mapfile -t sp < <(awk -F'\t' -v r="$r" '$1 == r && $6 != "n/a" {print $6}' "$tmp/rows")
+  mapfile -t sd < <(awk -F'\t' -v r="$r" '$1 == r && $5 != "n/a" && $6 != "n/a" {printf "%.2f\n", $6 - $5}' "$tmp/rows")
+  ma=$(acc_median "${a[@]}"); mu=$(acc_median "${u[@]}")
+  printf '%-10s %5s %12s %12s %8s   %9s %6s %5s\n' "$r" "$line" "$ma" "$mu" \
+    "$(awk -v a="$ma" -v u="$mu" 'BEGIN {if (a == "nan" || u == "nan") print "-"; else printf "%.2f", u - a}')" \
+    "$(acc_median "${sa[@]}")" "$(acc_median "${sp[@]}")" "$(acc_median "${sd[@]}")"
+done

@@ -1,0 +1,171 @@
+// probe_options.cc: --progress / --probe-mechanism for `andweorc run`.
+#include "cli/probe_options.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+#include <set>
+
+#include "cli/exit_codes.h"
+#include "probes/mechanism.h"
+#include "probes/probe_spec.h"
+#include "probes/resolve.h"
+
+namespace andweorc::cli {
+namespace {
+
+// The file execvp would run for `name`.
+std::string find_executable(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    std::string dir = dirs.substr(start, end - start);
+    std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = end + 1;
+  }
+  return name;
+}
+
+}  // namespace
+
+void add_probe_options(CLI::App* cmd, ProbeOptions* o) {
+  const char* group = "Causal experiments";
+  cmd->add_option("--progress", o->progress,
+                  "A progress point without annotations: NAME=FUNCTION (one "
+                  "visit per call, inlined copies included) or "
+                  "NAME=FILE:LINE (one per execution of the line), in the "
+                  "main executable. Repeatable; see docs/probes.md")
+      ->group(group);
+  cmd->add_option("--latency", o->latency,
+                  "A latency point without annotations: NAME=FUNCTION, from "
+                  "each call's entry to its return (uprobes: root). "
+                  "Repeatable; see docs/probes.md")
+      ->group(group);
+  cmd->add_option("--probe-mechanism", o->mechanism,
+                  "How --progress points are counted: breakpoint (hardware, "
+                  "at most 4 addresses), uprobe (root; --latency needs it) "
+                  "or auto (breakpoint when possible)")
+      ->check(CLI::IsMember({"auto", "uprobe", "breakpoint"}))
+      ->capture_default_str()
+      ->group(group);
+}
+
+namespace {
+
+// Resolves one --progress / --latency value; prints the error and returns
+// nullopt when it cannot.
+std::optional<probes::ResolvedProbe> resolve_one(const std::string& option,
+                                                 const std::string& text,
+                                                 const std::string& binary,
+                                                 std::set<std::string>* names) {
+  std::string error;
+  auto spec = probes::parse_probe_spec(text, &error);
+  if (spec && !names->insert(spec->name).second)
+    error = option + " " + spec->name + ": the name is given twice";
+  if (spec && error.empty() && option == "--latency" && spec->is_line)
+    error = "--latency " + spec->name +
+            ": only NAME=FUNCTION is supported (entry to return), got '" +
+            spec->target + "'";
+  std::optional<probes::ResolvedProbe> probe;
+  if (error.empty()) probe = probes::resolve_probe(binary, *spec, &error);
+  if (!probe) {
+    if (option == "--latency" && error.rfind("--progress ", 0) == 0)
+      error.replace(0, 10, "--latency");
+    std::cerr << "andweorc: " << error << "\n";
+  }
+  return probe;
+}
+
+}  // namespace
+
+int probe_environment(const ProbeOptions& o,
+                      const std::vector<std::string>& command, bool quiet,
+                      std::vector<std::string>* env) {
+  if ((o.progress.empty() && o.latency.empty()) || command.empty())
+    return kExitOk;
+  std::string binary = find_executable(command[0]);
+  std::vector<probes::ResolvedProbe> resolved;
+  std::set<std::string> names;
+  std::vector<probes::ProbeSite> sites;
+  std::vector<std::string> lines;  // what each point counts, for the user
+  for (const auto& text : o.progress) {
+    auto probe = resolve_one("--progress", text, binary, &names);
+    if (!probe) return kExitUsage;
+    sites.insert(sites.end(), probe->sites.begin(), probe->sites.end());
+    size_t refused = 0;
+    for (const auto& s : probe->sites) refused += s.uprobe_refuses;
+    lines.push_back("progress point '" + probe->name + "' = " + probe->target +
+                    ": " + std::to_string(probe->sites.size()) +
+                    " address(es)" +
+                    (refused ? " (" + std::to_string(refused) +
+                                   " by hardware breakpoint if uprobes are "
+                                   "used: instructions uprobes refuse)"
+                             : ""));
+    resolved.push_back(std::move(*probe));
+  }
+  for (const auto& text : o.latency) {
+    auto probe = resolve_one("--latency", text, binary, &names);
+    if (!probe) return kExitUsage;
+    // A return can only be probed on an out-of-line copy (a uretprobe
+    // replaces the return address the call pushed).
+    size_t inlined = 0;
+    std::vector<probes::ProbeSite> entries;
+    for (const auto& s : probe->sites)
+      if (s.inlined)
+        ++inlined;
+      else
+        entries.push_back(s);
+    if (entries.empty()) {
+      std::cerr << "andweorc: --latency " << probe->name << ": '"
+                << probe->target
+                << "' has only inlined copies, whose return cannot be "
+                   "probed; use --progress, or ANDWEORC_BEGIN/END\n";
+      return kExitUsage;
+    }
+    sites.insert(sites.end(), entries.begin(), entries.end());
+    lines.push_back(
+        "latency point '" + probe->name + "' = " + probe->target +
+        ": entry and return of " + std::to_string(entries.size()) +
+        " copy(ies)" +
+        (inlined ? "; " + std::to_string(inlined) +
+                       " inlined copy(ies) NOT counted (no return to probe)"
+                 : ""));
+    probe->sites = entries;
+    probe->kind = 2;  // ANDWEORC_KIND_BEGIN at the entry
+    resolved.push_back(*probe);
+    probe->kind = 3;  // ANDWEORC_KIND_END at the return (uretprobe)
+    resolved.push_back(std::move(*probe));
+  }
+  std::string error;
+  std::string wanted = o.mechanism;
+  if (!o.latency.empty()) {
+    // Hardware breakpoints cannot see a return: latency needs uprobes.
+    if (wanted == "breakpoint") {
+      std::cerr << "andweorc: --latency needs uprobes (return probes), not "
+                   "--probe-mechanism breakpoint\n";
+      return kExitUsage;
+    }
+    wanted = "uprobe";
+  }
+  std::string mechanism = probes::choose_mechanism(wanted, sites, &error);
+  if (mechanism.empty()) {
+    if (!o.latency.empty()) error = "--latency: " + error;
+    std::cerr << "andweorc: " << error << "\n";
+    return kExitUsage;
+  }
+  if (!quiet)
+    for (const auto& line : lines)
+      std::cerr << "andweorc: " << line << ", counted by " << mechanism << "\n";
+  env->push_back("ANDWEORC_PROBES=" + probes::encode_probes(resolved));
+  env->push_back("ANDWEORC_PROBE_MECHANISM=" + mechanism);
+  return kExitOk;
+}
+
+}  // namespace andweorc::cli

@@ -1,0 +1,56 @@
+// probe_spec.h: `--progress NAME=TARGET` parsed: a function name or a
+// FILE:LINE, and the text handed to the runtime (ANDWEORC_PROBES).
+#ifndef ANDWEORC_PROBES_PROBE_SPEC_H_
+#define ANDWEORC_PROBES_PROBE_SPEC_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace andweorc::probes {
+
+struct ProbeSpec {
+  std::string name;      // the progress point's name
+  std::string target;    // as given, for messages
+  bool is_line = false;  // FILE:LINE, else a function
+  std::string file;      // FILE:LINE only
+  int line = 0;          // FILE:LINE only
+  std::string function;  // function only
+};
+
+// Parses NAME=FUNCTION or NAME=FILE:LINE. A target whose text after the
+// last ':' is a positive number is a line (a C++ name never ends that way);
+// anything else is a function. nullopt with `error` set on bad input.
+std::optional<ProbeSpec> parse_probe_spec(const std::string& text,
+                                          std::string* error);
+
+// One address to count, in a file the kernel can probe.
+struct ProbeSite {
+  std::string path;     // canonical path of the ELF file
+  uint64_t offset = 0;  // file offset (uprobes)
+  uint64_t vaddr = 0;   // ELF virtual address (breakpoints: + load bias)
+  std::string where;    // "f (inlined in g) a.cc:12", for messages
+  // The instruction there has a prefix x86 uprobes refuse (LOCK, or an
+  // ES/CS/DS/SS override such as CET's `notrack`): counted by a hardware
+  // breakpoint even when uprobes are allowed.
+  bool inlined = false;  // an inlined copy (no return to probe)
+  bool uprobe_refuses = false;
+};
+
+// What the runtime needs: the point's name and kind and every site.
+struct ResolvedProbe {
+  std::string name;
+  int kind = 1;  // ANDWEORC_KIND_THROUGHPUT
+  std::string target;
+  std::vector<ProbeSite> sites;
+};
+
+// ANDWEORC_PROBES: one line per site, tab-separated:
+//   NAME \t KIND \t PATH \t OFFSET(hex) \t VADDR(hex)
+// Names, paths and targets never hold tabs or newlines (checked on parse).
+std::string encode_probes(const std::vector<ResolvedProbe>& probes);
+
+}  // namespace andweorc::probes
+
+#endif  // ANDWEORC_PROBES_PROBE_SPEC_H_

@@ -1,0 +1,332 @@
+// probe_points.cc: kernel-counted progress points (see probe_points.h).
+//
+// Why counting events and not a handler of our own: the kernel counts each
+// hit without a signal, so the program's signal state, its handlers and
+// the runtime's signal rules are untouched, and nothing in the program's
+// code is patched. A uprobe (root) costs a trap per hit; a hardware
+// breakpoint (any user at perf_event_paranoid <= 2) a debug exception per
+// hit and is limited to 4 addresses. docs/probes.md has the measured costs.
+#include "runtime/probe_points.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "andweorc/andweorc.h"
+#include "runtime/internal_fds.h"
+#include "runtime/raw_writer.h"
+#include "runtime/runtime.h"
+
+extern "C" int andweorc_register_point(int kind, const char* name);
+
+namespace andweorc::runtime {
+namespace {
+
+constexpr int kMaxEvents = 64;
+constexpr int kMaxText = 256;
+
+struct ProbeEvent {
+  int slot;  // progress point
+  int fd;    // guarded (internal_fds.h); -1 when not open
+  uint64_t offset, vaddr;
+  char path[kMaxText];
+  char name[kMaxText];
+  int kind;
+  bool breakpoint;  // a hardware breakpoint, else a uprobe
+};
+
+// Filled by probes_start before the coordinator (the reader of totals)
+// starts; an event's slot stays 0, which no point has, until its point is
+// registered. Afterwards only the descriptors change (eviction, fork),
+// through their owner variables.
+ProbeEvent g_events[kMaxEvents];
+int g_event_count = 0;
+bool g_breakpoints = false;
+int g_uprobe_refused = 0;  // sites counted by breakpoints in uprobe mode
+// Read once at start: a fork child (possibly forked from a signal handler,
+// with the loader's lock held by a thread that no longer exists) only makes
+// perf_event_open calls.
+int g_uprobe_type = -1;
+uint64_t g_retprobe_config = 1;  // format/retprobe: "config:0"
+uint64_t g_bias = 0;
+
+int uprobe_type() {
+  int fd =
+      open("/sys/bus/event_source/devices/uprobe/type", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char buf[16] = {};
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  return n > 0 ? atoi(buf) : -1;
+}
+
+// The config bit that makes a uprobe a return probe ("config:N").
+uint64_t retprobe_config() {
+  int fd = open("/sys/bus/event_source/devices/uprobe/format/retprobe",
+                O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 1;
+  char buf[32] = {};
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  const char* colon = n > 0 ? strchr(buf, ':') : nullptr;
+  int bit = colon ? atoi(colon + 1) : 0;
+  return bit >= 0 && bit < 64 ? uint64_t(1) << bit : 1;
+}
+
+// The main executable's load bias (breakpoints need run-time addresses).
+int first_object(dl_phdr_info* info, size_t, void* out) {
+  *static_cast<uint64_t*>(out) = info->dlpi_addr;
+  return 1;
+}
+
+int open_event(const ProbeEvent& e, int type, uint64_t bias) {
+  perf_event_attr attr;
+  memset(&attr, 0, sizeof attr);
+  attr.size = sizeof attr;
+  if (e.breakpoint) {
+    attr.type = PERF_TYPE_BREAKPOINT;
+    attr.bp_type = HW_BREAKPOINT_X;
+    attr.bp_addr = e.vaddr + bias;
+    attr.bp_len = sizeof(long);
+  } else {
+    attr.type = uint32_t(type);
+    // END of a --latency point: the function's return (a uretprobe).
+    if (e.kind == ANDWEORC_KIND_END) attr.config = g_retprobe_config;
+    // The kernel reads this path again, from our memory, each time a new
+    // thread inherits the event: it must stay valid and unchanged for the
+    // life of the process (g_events is static and never rewritten). A
+    // dangling path makes the program's pthread_create fail (ENOENT).
+    attr.config1 = reinterpret_cast<uint64_t>(e.path);
+    attr.config2 = e.offset;
+  }
+  attr.exclude_kernel = 1;
+  attr.exclude_hv = 1;
+  // Every thread created later counts into this event (read() sums them);
+  // a forked process does not (inherit_thread), it opens its own.
+  attr.inherit = 1;
+  attr.inherit_thread = 1;
+  return int(
+      syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
+}
+
+void note(const char* text) {
+  io_lock().lock();
+  raw_write_note(text);
+  io_lock().unlock();
+}
+
+// Parses one "NAME\tKIND\tPATH\tOFFSET\tVADDR" line into e; false if bad.
+bool parse_line(const char* line, const char* end, ProbeEvent* e) {
+  const char* fields[5];
+  size_t lens[5];
+  const char* p = line;
+  for (int i = 0; i < 5; ++i) {
+    const char* stop = static_cast<const char*>(
+        memchr(p, i < 4 ? '\t' : '\n', size_t(end - p)));
+    if (stop == nullptr) stop = end;
+    fields[i] = p;
+    lens[i] = size_t(stop - p);
+    p = stop < end ? stop + 1 : end;
+  }
+  if (lens[0] == 0 || lens[0] >= kMaxText || lens[2] == 0 ||
+      lens[2] >= kMaxText)
+    return false;
+  memcpy(e->name, fields[0], lens[0]);
+  e->name[lens[0]] = '\0';
+  memcpy(e->path, fields[2], lens[2]);
+  e->path[lens[2]] = '\0';
+  e->kind = atoi(fields[1]);
+  e->offset = strtoull(fields[3], nullptr, 16);
+  e->vaddr = strtoull(fields[4], nullptr, 16);
+  e->slot = 0;
+  e->fd = -1;
+  return e->kind >= ANDWEORC_KIND_THROUGHPUT && e->kind <= ANDWEORC_KIND_END;
+}
+
+// Opens every parsed event; returns how many opened. On failure `error`
+// holds the first errno and `failed` the event that failed.
+int open_all(int* error, int* failed) {
+  int type = g_uprobe_type;
+  uint64_t bias = g_bias;
+  int opened = 0;
+  g_uprobe_refused = 0;
+  for (int i = 0; i < g_event_count; ++i) {
+    ProbeEvent& e = g_events[i];
+    e.breakpoint = g_breakpoints;
+    int fd = (!g_breakpoints && type < 0) ? -1 : open_event(e, type, bias);
+    int first_errno = type < 0 && !g_breakpoints ? ENOENT : errno;
+    if (fd < 0 && !g_breakpoints && e.kind != ANDWEORC_KIND_END) {
+      // x86 uprobes refuse some instructions (LOCK or segment prefixes:
+      // the tool predicted these and checked that breakpoints are allowed).
+      // A return probe has no breakpoint equivalent.
+      e.breakpoint = true;
+      fd = open_event(e, type, bias);
+      if (fd >= 0) ++g_uprobe_refused;
+    }
+    if (fd < 0) {
+      if (*error == 0) {
+        *error = first_errno;
+        *failed = i;
+      }
+      continue;
+    }
+    andweorc_fd_adopt(fd, &e.fd, 0);
+    ++opened;
+  }
+  return opened;
+}
+
+}  // namespace
+
+void probes_start() {
+  const char* spec = getenv("ANDWEORC_PROBES");
+  if (spec == nullptr || *spec == '\0') return;
+  const char* mech = getenv("ANDWEORC_PROBE_MECHANISM");
+  g_breakpoints = mech != nullptr && strcmp(mech, "breakpoint") == 0;
+  char text[600];
+  // The addresses are the tool's reading of one executable: a program that
+  // exec'd another keeps the variable, but not the code it names.
+  char exe[kMaxText] = {};
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = '\0';
+  for (const char* line = spec; *line != '\0' && g_event_count < kMaxEvents;) {
+    const char* end = strchr(line, '\n');
+    if (end == nullptr) end = line + strlen(line);
+    ProbeEvent& e = g_events[g_event_count];
+    if (parse_line(line, end, &e) && strcmp(e.path, exe) == 0) ++g_event_count;
+    line = *end ? end + 1 : end;
+  }
+  if (g_event_count == 0) return;
+  if (!g_breakpoints) {
+    g_uprobe_type = uprobe_type();
+    g_retprobe_config = retprobe_config();
+  }
+  dl_iterate_phdr(first_object, &g_bias);
+  int error = 0, failed = -1;
+  int opened = open_all(&error, &failed);
+  if (failed >= 0) {
+    // Built with append_str, not snprintf/strerror: this object also holds
+    // probe_hits, which handlers reach (runtime_signal_safe_symbols).
+    size_t len = 0;
+    char num[24];
+    len = append_str(text, sizeof text, len, "probes: ");
+    num[format_u64(uint64_t(g_event_count - opened), num, sizeof num)] = 0;
+    len = append_str(text, sizeof text, len, num);
+    len = append_str(text, sizeof text, len, " of ");
+    num[format_u64(uint64_t(g_event_count), num, sizeof num)] = 0;
+    len = append_str(text, sizeof text, len, num);
+    len = append_str(text, sizeof text, len,
+                     " probe address(es) could not be counted (");
+    len = append_str(text, sizeof text, len,
+                     g_breakpoints ? "hardware breakpoint" : "uprobe");
+    len = append_str(text, sizeof text, len, " in ");
+    len = append_str(text, sizeof text, len, g_events[failed].path);
+    len = append_str(text, sizeof text, len, ": ");
+    const char* name = strerrorname_np(error);
+    char code[24] = "errno ";
+    if (name == nullptr) {  // kernel-internal codes (524: ENOTSUPP)
+      code[6 + format_u64(uint64_t(error), code + 6, sizeof code - 7)] = 0;
+      name = code;
+    }
+    len = append_str(text, sizeof text, len, name);
+    append_str(text, sizeof text, len,
+               "); progress points without an address are missing");
+    note(text);
+  }
+  // Register only points with at least one counting event: a point that
+  // never moves would stall every experiment.
+  int registered = 0;
+  for (int i = 0; i < g_event_count; ++i) {
+    ProbeEvent& e = g_events[i];
+    if (e.fd < 0) continue;
+    int slot = andweorc_register_point(e.kind, e.name);
+    if (slot <= 0) {
+      andweorc_fd_release(&e.fd);
+      continue;
+    }
+    e.slot = slot;
+    ++registered;
+  }
+  if (registered == 0) return;
+  char num[24];
+  num[format_u64(uint64_t(registered), num, sizeof num)] = 0;
+  size_t len = append_str(text, sizeof text, 0, "probes: ");
+  len = append_str(text, sizeof text, len, num);
+  len = append_str(text, sizeof text, len, " address(es) counted by ");
+  len = append_str(
+      text, sizeof text, len,
+      g_breakpoints ? "hardware breakpoint events (a debug exception per hit)"
+                    : "perf uprobes (a kernel trap per hit)");
+  if (g_uprobe_refused > 0) {
+    num[format_u64(uint64_t(g_uprobe_refused), num, sizeof num)] = 0;
+    len = append_str(text, sizeof text, len, ", of which ");
+    len = append_str(text, sizeof text, len, num);
+    len = append_str(text, sizeof text, len,
+                     " by hardware breakpoint events (instructions uprobes "
+                     "refuse)");
+  }
+  append_str(text, sizeof text, len,
+             " for points without annotation (--progress, --latency); "
+             "costs per hit in docs/probes.md");
+  note(text);
+}
+
+ANDWEORC_SIGNAL_SAFE uint64_t probe_hits(int slot) {
+  uint64_t total = 0;
+  for (int i = 0; i < g_event_count; ++i) {
+    if (g_events[i].slot != slot) continue;
+    int fd = __atomic_load_n(&g_events[i].fd, __ATOMIC_ACQUIRE);
+    uint64_t value = 0;
+    if (fd >= 0 && raw_syscall(SYS_read, fd, long(&value), sizeof value) ==
+                       long(sizeof value))
+      total += value;
+  }
+  return total;
+}
+
+// Thread exits since the events were opened (reset in a fork child).
+uint64_t g_thread_exits = 0;
+
+ANDWEORC_SIGNAL_SAFE void probes_thread_exited() {
+  if (__atomic_load_n(&g_event_count, __ATOMIC_RELAXED) > 0)
+    __atomic_add_fetch(&g_thread_exits, 1, __ATOMIC_RELAXED);
+}
+
+ANDWEORC_SIGNAL_SAFE void probes_write_final_note() {
+  int uprobes = 0;
+  for (int i = 0; i < g_event_count; ++i) {
+    const ProbeEvent& e = g_events[i];
+    if (!e.breakpoint && e.slot > 0 &&
+        __atomic_load_n(&e.fd, __ATOMIC_RELAXED) >= 0)
+      ++uprobes;
+  }
+  uint64_t exits = __atomic_load_n(&g_thread_exits, __ATOMIC_RELAXED);
+  if (uprobes == 0 || exits == 0) return;
+  char text[400], num[24];
+  num[format_u64(exits, num, sizeof num)] = 0;
+  size_t len = append_str(text, sizeof text, 0, "probes: ");
+  len = append_str(text, sizeof text, len, num);
+  append_str(text, sizeof text, len,
+             " thread(s) exited while perf uprobes counted: on some kernels "
+             "(6.18 measured) uprobe counting then stops for the whole "
+             "process, so these counts may be INCOMPLETE. Hardware "
+             "breakpoints are not affected: --probe-mechanism breakpoint "
+             "(at most 4 addresses); see docs/probes.md");
+  raw_write_note(text);
+}
+
+void probes_after_fork_child() {
+  if (g_event_count == 0) return;
+  g_thread_exits = 0;
+  for (int i = 0; i < g_event_count; ++i) andweorc_fd_release(&g_events[i].fd);
+  int error = 0, failed = -1;
+  open_all(&error, &failed);
+}
+
+}  // namespace andweorc::runtime

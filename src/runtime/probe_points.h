@@ -1,0 +1,43 @@
+// probe_points.h: progress points counted by the kernel at addresses the
+// tool resolved (`andweorc run --progress NAME=FUNCTION|FILE:LINE`):
+// perf uprobe or hardware-breakpoint events in counting mode, inherited by
+// every thread created later; their counts join the point's totals.
+#ifndef ANDWEORC_RUNTIME_PROBE_POINTS_H_
+#define ANDWEORC_RUNTIME_PROBE_POINTS_H_
+
+#include <stdint.h>
+
+#include "runtime/signal_safe.h"
+
+namespace andweorc::runtime {
+
+// Reads ANDWEORC_PROBES / ANDWEORC_PROBE_MECHANISM, opens one counting event
+// per address and registers the points. Call from the constructor once the
+// raw file is open, before the program starts threads (a thread that exists
+// already is not counted). Writes a note naming the mechanism, or why a
+// point is not counted.
+void probes_start();
+
+// Hits the kernel counted for point `slot` (0 for a point without probes).
+// One read() per event: async-signal-safe.
+ANDWEORC_SIGNAL_SAFE uint64_t probe_hits(int slot);
+
+// A program thread exited (called from counters_retire).
+ANDWEORC_SIGNAL_SAFE void probes_thread_exited();
+
+// At the end (caller holds io_lock; may run in a signal handler): if
+// uprobes counted and a program thread exited meanwhile, writes a note that
+// the counts may be incomplete. Measured on kernel 6.18: after a thread
+// that inherited a uprobe counting event exits, the kernel may stop
+// counting that uprobe in the whole process (docs/probes.md); hardware
+// breakpoints are not affected.
+ANDWEORC_SIGNAL_SAFE void probes_write_final_note();
+
+// In a fork child, after the parent's other threads are retired: the
+// inherited descriptors count the parent; opens the child's own events,
+// counting from zero like its other points.
+void probes_after_fork_child();
+
+}  // namespace andweorc::runtime
+
+#endif  // ANDWEORC_RUNTIME_PROBE_POINTS_H_
