@@ -23,12 +23,32 @@ run_tests() {
          "${ANDWEORC_MIN_TESTS:-300} (was it configured without tests?)" >&2
     exit 1
   fi
+  local status=0
   (cd "$dir" && ctest --output-on-failure --no-tests=error -j2 --timeout 600 \
-     "$@" | tee ctest.log)
+     "$@" | tee ctest.log) || status=$?
   ran=$(sed -n 's/.*tests passed, [0-9]* tests failed out of \([0-9]*\)$/\1/p' \
         "$dir/ctest.log")
   if [ "$ran" != "$defined" ]; then
     echo "test.sh: $dir ran ${ran:-no} tests of the $defined defined" >&2
+    exit 1
+  fi
+  [ "$status" -eq 0 ] && return 0
+  # The causal-accuracy tests (Experiments.*, Runner.*) assert on estimates
+  # from a few seconds of real experiments; a burst of load from another
+  # process can push one estimate past its bound. Those, and only those, get
+  # one more run: a wrong estimate fails both. Any other failure is final.
+  local failed others
+  failed=$(sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\) (.*)$/\1/p' "$dir/ctest.log")
+  others=$(echo "$failed" | grep -Ev '^(Experiments|Runner)\.' || true)
+  if [ -z "$failed" ] || [ -n "$others" ]; then
+    echo "test.sh: tests failed in $dir" >&2
+    exit 1
+  fi
+  echo "test.sh: causal-accuracy tests failed once in $dir, running them" \
+       "once more:" $failed >&2
+  if ! (cd "$dir" && ctest --output-on-failure --rerun-failed --timeout 600 \
+          | tee ctest-rerun.log); then
+    echo "test.sh: causal-accuracy tests failed twice in $dir" >&2
     exit 1
   fi
 }
