@@ -18,6 +18,7 @@
 #include "profile/derived_warnings.h"
 #include "report/causal_section.h"
 #include "report/display.h"
+#include "report/impact_json.h"
 #include "report/source_context.h"
 #include "report/source_paths.h"
 #include "report/summary.h"
@@ -33,18 +34,6 @@ using OJson = nlohmann::ordered_json;
 using experiments::LineImpact;
 using profile::PointKind;
 using profile::Profile;
-
-// Columns a function name may take in a table cell before it is shortened
-// (the full name is in the cell's tooltip).
-constexpr size_t kNameWidth = 64;
-
-OJson number_or_null(bool valid, double v) {
-  return valid && std::isfinite(v) ? OJson(v) : OJson(nullptr);
-}
-
-const char* kind_name(PointKind k) {
-  return k == PointKind::kLatency ? "latency" : "throughput";
-}
 
 // Source requests, deduplicated; lines refer to them by index.
 class Sources {
@@ -201,33 +190,20 @@ OJson line_json(const Profile& p, const LineImpact& m,
                                         number_or_null(r.valid, r.high)}));
   }
   uint64_t samples = impact_samples(m, attr);
-  return OJson{
-      {"rank", m.rank},
-      {"file", m.file},
-      {"file_display", paths.display(m.file)},
-      {"file_path", normalize_path(m.file)},
-      {"line", m.line},
-      {"function", m.function},
-      {"function_short", short_function_name(m.function, kNameWidth)},
-      {"granularity", m.granularity},
-      {"verdict_text", m.verdict_text},
-      {"significant", m.significant},
-      {"impact", number_or_null(m.fitted, m.slope)},
-      {"ci_low", number_or_null(m.fitted, m.ci_low)},
-      {"ci_high", number_or_null(m.fitted, m.ci_high)},
-      {"intercept", number_or_null(m.fitted, m.intercept)},
-      {"r2", number_or_null(m.fitted, m.r2)},
-      {"experiments", m.experiments},
-      {"speedup_experiments", m.speedup_experiments},
-      {"baseline_experiments", m.baseline_experiments},
-      {"own_baseline", m.own_baseline},
-      {"samples", samples},
-      {"sample_share", attr.share(samples)},
-      {"predictions", std::move(predictions)},
-      {"points", points_json(p, m)},
-      {"curve", curve_json(m)},
-      {"source", sources->add(m.file, m.line)},
-  };
+  OJson out = impact_json(m, paths, ImpactFields::kPage);
+  out["intercept"] = number_or_null(m.fitted, m.intercept);
+  out["r2"] = number_or_null(m.fitted, m.r2);
+  out["experiments"] = m.experiments;
+  out["speedup_experiments"] = m.speedup_experiments;
+  out["baseline_experiments"] = m.baseline_experiments;
+  out["own_baseline"] = m.own_baseline;
+  out["samples"] = samples;
+  out["sample_share"] = attr.share(samples);
+  out["predictions"] = std::move(predictions);
+  out["points"] = points_json(p, m);
+  out["curve"] = curve_json(m);
+  out["source"] = sources->add(m.file, m.line);
+  return out;
 }
 
 std::string no_curves_reason(const Profile& p, const experiments::Analysis& a) {
@@ -294,7 +270,7 @@ OJson groups_json(const std::vector<const LineImpact*>& rows,
     uint64_t samples = function_samples(b.function, b.file, attr);
     out.push_back(OJson{
         {"function", b.function},
-        {"function_short", short_function_name(b.function, kNameWidth)},
+        {"function_short", short_function_name(b.function, kPageNameWidth)},
         {"file", b.file},
         {"file_display", paths.display(b.file)},
         {"file_path", normalize_path(b.file)},
@@ -325,7 +301,7 @@ OJson causal_json(const Profile& p, const experiments::Analysis& a,
     }
     points.push_back(
         OJson{{"name", s.name},
-              {"kind", kind_name(s.kind)},
+              {"kind", point_kind_name(s.kind)},
               {"baseline_s", number_or_null(s.baseline > 0, s.baseline)},
               {"experiments", s.experiments},
               {"reached", s.reached},
@@ -352,28 +328,28 @@ OJson sampling_json(const profile::Attribution& attr,
   OJson lines = OJson::array();
   for (size_t i = 0; i < nl; ++i) {
     const auto& l = attr.lines[i];
-    lines.push_back(
-        OJson{{"file", l.file},
-              {"file_display", paths.display(l.file)},
-              {"file_path", normalize_path(l.file)},
-              {"line", l.line},
-              {"function", l.function},
-              {"function_short", short_function_name(l.function, kNameWidth)},
-              {"samples", l.samples},
-              {"share", attr.share(l.samples)},
-              {"source", sources->add(l.file, l.line)}});
+    lines.push_back(OJson{
+        {"file", l.file},
+        {"file_display", paths.display(l.file)},
+        {"file_path", normalize_path(l.file)},
+        {"line", l.line},
+        {"function", l.function},
+        {"function_short", short_function_name(l.function, kPageNameWidth)},
+        {"samples", l.samples},
+        {"share", attr.share(l.samples)},
+        {"source", sources->add(l.file, l.line)}});
   }
   OJson functions = OJson::array();
   for (size_t i = 0; i < nf; ++i) {
     const auto& f = attr.functions[i];
-    functions.push_back(
-        OJson{{"function", f.function},
-              {"function_short", short_function_name(f.function, kNameWidth)},
-              {"file", f.file},
-              {"file_display", paths.display(f.file)},
-              {"file_path", normalize_path(f.file)},
-              {"samples", f.samples},
-              {"share", attr.share(f.samples)}});
+    functions.push_back(OJson{
+        {"function", f.function},
+        {"function_short", short_function_name(f.function, kPageNameWidth)},
+        {"file", f.file},
+        {"file_display", paths.display(f.file)},
+        {"file_path", normalize_path(f.file)},
+        {"samples", f.samples},
+        {"share", attr.share(f.samples)}});
   }
   return OJson{{"total", attr.total},
                {"mapped", attr.mapped},
@@ -388,7 +364,7 @@ OJson progress_points_json(const Profile& p) {
   OJson out = OJson::array();
   for (const auto& pt : p.points) {
     out.push_back(OJson{{"name", pt.name},
-                        {"kind", kind_name(pt.kind)},
+                        {"kind", point_kind_name(pt.kind)},
                         {"visits", pt.visits},
                         {"begins", pt.begins},
                         {"ends", pt.ends}});
@@ -424,25 +400,11 @@ OJson summary_json(const Profile& p, const experiments::Analysis& a,
   for (const PointAnswer& ans : s.points) {
     OJson top = nullptr;
     if (ans.top) {
-      const LineImpact& m = *ans.top;
-      top = OJson{
-          {"rank", m.rank},
-          {"file", m.file},
-          {"file_display", paths.display(m.file)},
-          {"file_path", normalize_path(m.file)},
-          {"line", m.line},
-          {"function", m.function},
-          {"function_short", short_function_name(m.function, kNameWidth)},
-          {"granularity", m.granularity},
-          {"significant", m.significant},
-          {"impact", number_or_null(m.fitted, m.slope)},
-          {"ci_low", number_or_null(m.fitted, m.ci_low)},
-          {"ci_high", number_or_null(m.fitted, m.ci_high)},
-          {"at10", or_null(ans.at10)},
-      };
+      top = impact_json(*ans.top, paths, ImpactFields::kPage);
+      top["at10"] = or_null(ans.at10);
     }
     points.push_back(OJson{{"name", ans.point},
-                           {"kind", kind_name(ans.kind)},
+                           {"kind", point_kind_name(ans.kind)},
                            {"regions", ans.regions},
                            {"significant", ans.significant},
                            {"fitted", ans.fitted},
@@ -452,13 +414,13 @@ OJson summary_json(const Profile& p, const experiments::Analysis& a,
   OJson busiest = nullptr;
   if (!attr.functions.empty() && attr.in_scope > 0) {
     const auto& f = attr.functions.front();
-    busiest =
-        OJson{{"function", f.function},
-              {"function_short", short_function_name(f.function, kNameWidth)},
-              {"file", f.file},
-              {"file_display", paths.display(f.file)},
-              {"file_path", normalize_path(f.file)},
-              {"share", attr.share(f.samples)}};
+    busiest = OJson{
+        {"function", f.function},
+        {"function_short", short_function_name(f.function, kPageNameWidth)},
+        {"file", f.file},
+        {"file_display", paths.display(f.file)},
+        {"file_path", normalize_path(f.file)},
+        {"share", attr.share(f.samples)}};
   }
   OJson convergence = nullptr;
   if (s.convergence) {

@@ -1,0 +1,60 @@
+// impact_json.cc: one region's causal result as JSON (impact_json.h), shared
+// by the JSON report and the HTML page.
+#include "report/impact_json.h"
+
+#include <cmath>
+
+#include "report/display.h"
+
+namespace andweorc::report {
+
+using OJson = nlohmann::ordered_json;
+
+OJson number_or_null(bool valid, double v) {
+  return valid && std::isfinite(v) ? OJson(v) : OJson(nullptr);
+}
+
+const char* verdict_key(experiments::Verdict v) {
+  using experiments::Verdict;
+  switch (v) {
+    case Verdict::kSignificant:
+      return "significant";
+    case Verdict::kNotSignificant:
+      return "not_significant";
+    case Verdict::kNotEnoughData:
+      return "not_enough_data";
+    case Verdict::kNoSamples:
+      return "no_samples";
+    case Verdict::kNeverReached:
+      return "never_reached";
+  }
+  return "";
+}
+
+const char* point_kind_name(profile::PointKind k) {
+  return k == profile::PointKind::kLatency ? "latency" : "throughput";
+}
+
+OJson impact_json(const experiments::LineImpact& m, const SourcePaths& paths,
+                  ImpactFields fields) {
+  const bool page = fields == ImpactFields::kPage;
+  OJson out = {{"rank", m.rank},
+               {"file", m.file},
+               {"file_display", paths.display(m.file)}};
+  if (page) out["file_path"] = normalize_path(m.file);
+  out["line"] = m.line;
+  out["function"] = m.function;
+  if (page) {
+    out["function_short"] = short_function_name(m.function, kPageNameWidth);
+  }
+  out["granularity"] = m.granularity;
+  out["verdict"] = verdict_key(m.verdict);
+  out["verdict_text"] = m.verdict_text;
+  out["significant"] = m.significant;
+  out["impact"] = number_or_null(m.fitted, m.slope);
+  out["ci_low"] = number_or_null(m.fitted, m.ci_low);
+  out["ci_high"] = number_or_null(m.fitted, m.ci_high);
+  return out;
+}
+
+}  // namespace andweorc::report
