@@ -71,26 +71,6 @@ std::string point_speed(const PointChange& p) {
   return out;
 }
 
-std::string status_words(LineStatus s) {
-  switch (s) {
-    case LineStatus::kNewBottleneck:
-      return "NEW bottleneck";
-    case LineStatus::kVanishedBottleneck:
-      return "bottleneck gone";
-    case LineStatus::kIncreased:
-      return "impact up";
-    case LineStatus::kDecreased:
-      return "impact down";
-    case LineStatus::kUnchanged:
-      return "no significant change";
-    case LineStatus::kOnlyBase:
-      return "only in BASE";
-    case LineStatus::kOnlyNew:
-      return "only in NEW";
-  }
-  return "?";
-}
-
 std::string shares(const ShareChange& s) {
   auto one = [](bool present, double v) {
     return present ? fmt::format("{:.1f}%", 100 * v) : std::string("-");

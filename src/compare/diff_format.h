@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "compare/line_status.h"
 #include "compare/profile_diff.h"
 
 namespace andweorc::compare::format {
@@ -30,9 +31,6 @@ std::string seconds(double s);
 // "2.000 ms -> 1.000 ms per visit (50.0% faster); change -50.0% time
 // [...]", for a point.
 std::string point_speed(const PointChange& p);
-
-// "vanished bottleneck" etc.
-std::string status_words(LineStatus s);
 
 // "45.0% -> 10.0%" and "-35.0 pp".
 std::string shares(const ShareChange& s);

@@ -79,7 +79,7 @@ std::string status_cell(LineStatus s) {
     case LineStatus::kVanishedBottleneck:
       return "**bottleneck gone**";
     default:
-      return format::status_words(s);
+      return status_words(s);
   }
 }
 

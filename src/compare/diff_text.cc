@@ -29,7 +29,7 @@ std::string name_of(const std::string& file, int line,
 void line_row(const LineChange& c, std::ostream& stream) {
   const auto& l = c.line();
   std::ostringstream out;
-  out << "  " << col(format::status_words(c.status), 23)
+  out << "  " << col(status_words(c.status), 23)
       << col(name_of(l.file, l.line, l.function), 42)
       << col(format::impact(c.base), 30) << col(format::impact(c.next), 30)
       << format::change(c.change);
@@ -57,17 +57,7 @@ void share_rows(const std::vector<ShareChange>& rows, size_t top,
 
 }  // namespace
 
-bool is_notable(const LineChange& c) {
-  switch (c.status) {
-    case LineStatus::kNewBottleneck:
-    case LineStatus::kVanishedBottleneck:
-    case LineStatus::kIncreased:
-    case LineStatus::kDecreased:
-      return true;
-    default:
-      return false;
-  }
-}
+bool is_notable(const LineChange& c) { return is_notable_status(c.status); }
 
 void write_diff_text(const DiffReport& r, std::ostream& out) {
   const ProfileDiff& d = *r.diff;

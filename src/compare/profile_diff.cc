@@ -87,20 +87,6 @@ std::optional<ImpactDelta> versus_zero(const LineImpact& i, double sign) {
   return d;
 }
 
-int status_order(LineStatus s) {
-  switch (s) {
-    case LineStatus::kNewBottleneck:
-      return 0;
-    case LineStatus::kVanishedBottleneck:
-      return 1;
-    case LineStatus::kIncreased:
-    case LineStatus::kDecreased:
-      return 2;
-    default:
-      return 3;
-  }
-}
-
 bool change_before(const LineChange& a, const LineChange& b) {
   int oa = status_order(a.status), ob = status_order(b.status);
   if (oa != ob) return oa < ob;
@@ -297,26 +283,6 @@ std::vector<ShareChange> diff_function_shares(
 }
 
 }  // namespace
-
-const char* status_name(LineStatus s) {
-  switch (s) {
-    case LineStatus::kNewBottleneck:
-      return "new-bottleneck";
-    case LineStatus::kVanishedBottleneck:
-      return "vanished-bottleneck";
-    case LineStatus::kIncreased:
-      return "impact-increased";
-    case LineStatus::kDecreased:
-      return "impact-decreased";
-    case LineStatus::kUnchanged:
-      return "unchanged";
-    case LineStatus::kOnlyBase:
-      return "only-base";
-    case LineStatus::kOnlyNew:
-      return "only-new";
-  }
-  return "?";
-}
 
 bool is_bottleneck(const LineImpact& impact) {
   return impact.significant && impact.fitted && impact.slope > 0;

@@ -47,24 +47,13 @@
 #include <vector>
 
 #include "compare/line_matching.h"
+#include "compare/line_status.h"
 #include "compare/point_speed.h"
 #include "compare/source_text.h"
 #include "experiments/analysis.h"
 #include "profile/profile.h"
 
 namespace andweorc::compare {
-
-enum class LineStatus {
-  kNewBottleneck,
-  kVanishedBottleneck,
-  kIncreased,
-  kDecreased,
-  kUnchanged,
-  kOnlyBase,
-  kOnlyNew,
-};
-
-const char* status_name(LineStatus s);
 
 struct ImpactDelta {
   double delta = 0;  // NEW slope - BASE slope
