@@ -33,8 +33,9 @@ std::string speed_test(const PointChange& p) {
                      c.significant ? " *" : "", runs);
 }
 
-std::string location(const std::string& file, int line) {
-  return fmt::format("{}:{}", file.empty() ? "?" : file_basename(file), line);
+std::string location(const report::SourcePaths& paths, const std::string& file,
+                     int line) {
+  return fmt::format("{}:{}", file.empty() ? "?" : paths.display(file), line);
 }
 
 std::string seconds(double s) {

@@ -22,8 +22,9 @@ std::string change(const std::optional<ImpactDelta>& d);
 // significant), or "" when the point's speed could not be tested.
 std::string speed_test(const PointChange& p);
 
-// "demo.c:42"; "?" for unknown files.
-std::string location(const std::string& file, int line);
+// "demo.c:42" (the file as paths shows it); "?" for unknown files.
+std::string location(const report::SourcePaths& paths, const std::string& file,
+                     int line);
 
 // Seconds as "1.23 ms" etc.
 std::string seconds(double s);

@@ -284,6 +284,24 @@ std::vector<ShareChange> diff_function_shares(
 
 }  // namespace
 
+report::SourcePaths diff_paths(const profile::Profile& base,
+                               const profile::Profile& next) {
+  auto files_of = [](const profile::Profile& p) {
+    std::vector<std::string> files;
+    for (const profile::Frame& f : p.frames) files.push_back(f.file);
+    return files;
+  };
+  std::vector<std::string> base_files = files_of(base);
+  std::vector<std::string> new_files = files_of(next);
+  // Each side's own common directory first (a named SourcePaths each: the
+  // roots are a member, not to be read through a temporary).
+  report::SourcePaths base_paths(base_files), new_paths(new_files);
+  std::vector<std::string> roots = base_paths.roots();
+  roots.insert(roots.end(), new_paths.roots().begin(), new_paths.roots().end());
+  base_files.insert(base_files.end(), new_files.begin(), new_files.end());
+  return report::SourcePaths(base_files, roots);
+}
+
 bool is_bottleneck(const LineImpact& impact) {
   return impact.significant && impact.fitted && impact.slope > 0;
 }
@@ -328,6 +346,7 @@ ProfileDiff diff_runs(const profile::Profile& base,
   d.level = o.analysis.level;
   d.base_program = profile::program_name(base);
   d.new_program = profile::program_name(next);
+  d.paths = diff_paths(base, next);
   d.base_runs = static_cast<int>(base_runs.size());
   d.new_runs = static_cast<int>(new_runs.size());
   experiments::Analysis ba = experiments::analyze(base, o.analysis);
