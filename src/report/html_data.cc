@@ -35,6 +35,18 @@ using experiments::LineImpact;
 using profile::PointKind;
 using profile::Profile;
 
+// A function as every table of the page names it: its name, short name,
+// and file (as recorded, as shown, normalised).
+OJson function_json(const std::string& function, const std::string& file,
+                    const SourcePaths& paths) {
+  return OJson{
+      {"function", function},
+      {"function_short", short_function_name(function, kPageNameWidth)},
+      {"file", file},
+      {"file_display", paths.display(file)},
+      {"file_path", normalize_path(file)}};
+}
+
 // Source requests, deduplicated; lines refer to them by index.
 class Sources {
  public:
@@ -182,24 +194,10 @@ OJson curve_json(const LineImpact& m) {
 OJson line_json(const Profile& p, const LineImpact& m,
                 const profile::Attribution& attr, const SourcePaths& paths,
                 Sources* sources) {
-  OJson predictions = OJson::array();
-  for (double s : kPredictionSpeedups) {
-    experiments::Prediction r = experiments::predict(m, s);
-    predictions.push_back(OJson::array({s, number_or_null(r.valid, r.value),
-                                        number_or_null(r.valid, r.low),
-                                        number_or_null(r.valid, r.high)}));
-  }
   uint64_t samples = impact_samples(m, attr);
-  OJson out = impact_json(m, paths, ImpactFields::kPage);
-  out["intercept"] = number_or_null(m.fitted, m.intercept);
-  out["r2"] = number_or_null(m.fitted, m.r2);
-  out["experiments"] = m.experiments;
-  out["speedup_experiments"] = m.speedup_experiments;
-  out["baseline_experiments"] = m.baseline_experiments;
-  out["own_baseline"] = m.own_baseline;
+  OJson out = impact_json(m, paths, ImpactFields::kPageLine);
   out["samples"] = samples;
   out["sample_share"] = attr.share(samples);
-  out["predictions"] = std::move(predictions);
   out["points"] = points_json(p, m);
   out["curve"] = curve_json(m);
   out["source"] = sources->add(m.file, m.line);
@@ -268,20 +266,15 @@ OJson groups_json(const std::vector<const LineImpact*>& rows,
   for (const Group& g : groups) {
     const LineImpact& b = *g.best;
     uint64_t samples = function_samples(b.function, b.file, attr);
-    out.push_back(OJson{
-        {"function", b.function},
-        {"function_short", short_function_name(b.function, kPageNameWidth)},
-        {"file", b.file},
-        {"file_display", paths.display(b.file)},
-        {"file_path", normalize_path(b.file)},
-        {"granularity", b.granularity},
-        {"rank", b.rank},
-        {"best", std::find(rows.begin(), rows.end(), g.best) - rows.begin()},
-        {"lines", g.lines},
-        {"significant", g.significant},
-        {"samples", samples},
-        {"sample_share", attr.share(samples)},
-    });
+    OJson group = function_json(b.function, b.file, paths);
+    group["granularity"] = b.granularity;
+    group["rank"] = b.rank;
+    group["best"] = std::find(rows.begin(), rows.end(), g.best) - rows.begin();
+    group["lines"] = g.lines;
+    group["significant"] = g.significant;
+    group["samples"] = samples;
+    group["sample_share"] = attr.share(samples);
+    out.push_back(std::move(group));
   }
   return out;
 }
@@ -342,14 +335,10 @@ OJson sampling_json(const profile::Attribution& attr,
   OJson functions = OJson::array();
   for (size_t i = 0; i < nf; ++i) {
     const auto& f = attr.functions[i];
-    functions.push_back(OJson{
-        {"function", f.function},
-        {"function_short", short_function_name(f.function, kPageNameWidth)},
-        {"file", f.file},
-        {"file_display", paths.display(f.file)},
-        {"file_path", normalize_path(f.file)},
-        {"samples", f.samples},
-        {"share", attr.share(f.samples)}});
+    OJson row = function_json(f.function, f.file, paths);
+    row["samples"] = f.samples;
+    row["share"] = attr.share(f.samples);
+    functions.push_back(std::move(row));
   }
   return OJson{{"total", attr.total},
                {"mapped", attr.mapped},
@@ -400,7 +389,7 @@ OJson summary_json(const Profile& p, const experiments::Analysis& a,
   for (const PointAnswer& ans : s.points) {
     OJson top = nullptr;
     if (ans.top) {
-      top = impact_json(*ans.top, paths, ImpactFields::kPage);
+      top = impact_json(*ans.top, paths, ImpactFields::kPageSummary);
       top["at10"] = or_null(ans.at10);
     }
     points.push_back(OJson{{"name", ans.point},
@@ -414,13 +403,8 @@ OJson summary_json(const Profile& p, const experiments::Analysis& a,
   OJson busiest = nullptr;
   if (!attr.functions.empty() && attr.in_scope > 0) {
     const auto& f = attr.functions.front();
-    busiest = OJson{
-        {"function", f.function},
-        {"function_short", short_function_name(f.function, kPageNameWidth)},
-        {"file", f.file},
-        {"file_display", paths.display(f.file)},
-        {"file_path", normalize_path(f.file)},
-        {"share", attr.share(f.samples)}};
+    busiest = function_json(f.function, f.file, paths);
+    busiest["share"] = attr.share(f.samples);
   }
   OJson convergence = nullptr;
   if (s.convergence) {

@@ -22,8 +22,8 @@
 //   causal    {level, ranking_rule, notes, no_curves (a sentence, or null
 //             when there are curves), points: [{name, kind, baseline_s,
 //             experiments, reached, lines: [...], groups: [...]}]}, where
-//             each line carries the analysis (impact_json.h's keys, then
-//             intercept, R², experiments), its share of samples, the
+//             each line carries the analysis (impact_json.h's keys, with
+//             the fit's details and predictions), its share of samples, the
 //             regression's points [x, y, experiment index, speed-up %, duration
 //             s, events, own (false: another line's 0% run as baseline)], and
 //             for fitted lines a curve [x, fit, low, high] on a grid of line

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "report/causal_section.h"
 #include "report/display.h"
 
 namespace andweorc::report {
@@ -37,7 +38,7 @@ const char* point_kind_name(profile::PointKind k) {
 
 OJson impact_json(const experiments::LineImpact& m, const SourcePaths& paths,
                   ImpactFields fields) {
-  const bool page = fields == ImpactFields::kPage;
+  const bool page = fields != ImpactFields::kReport;
   OJson out = {{"rank", m.rank},
                {"file", m.file},
                {"file_display", paths.display(m.file)}};
@@ -54,6 +55,24 @@ OJson impact_json(const experiments::LineImpact& m, const SourcePaths& paths,
   out["impact"] = number_or_null(m.fitted, m.slope);
   out["ci_low"] = number_or_null(m.fitted, m.ci_low);
   out["ci_high"] = number_or_null(m.fitted, m.ci_high);
+  if (fields == ImpactFields::kPageSummary) return out;
+  out["intercept"] = number_or_null(m.fitted, m.intercept);
+  out["r2"] = number_or_null(m.fitted, m.r2);
+  out["dof"] = m.dof;
+  out["experiments"] = m.experiments;
+  out["speedup_experiments"] = m.speedup_experiments;
+  out["speedup_levels"] = m.speedup_levels;
+  out["baseline_experiments"] = m.baseline_experiments;
+  out["own_baseline"] = m.own_baseline;
+  OJson predictions = OJson::array();
+  for (double s : kPredictionSpeedups) {
+    experiments::Prediction r = experiments::predict(m, s);
+    predictions.push_back(OJson{{"line_speedup", s},
+                                {"value", number_or_null(r.valid, r.value)},
+                                {"low", number_or_null(r.valid, r.low)},
+                                {"high", number_or_null(r.valid, r.high)}});
+  }
+  out["predictions"] = std::move(predictions);
   return out;
 }
 

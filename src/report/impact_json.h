@@ -1,13 +1,16 @@
 // impact_json.h: one line's (or function's) causal result as JSON, the one
 // serialisation the JSON report and the HTML page's tables and summary share.
 //
-// Contract: impact_json writes the region's identity and its fit in one fixed
-// key order: rank, file, file_display, [file_path], line, function,
+// Contract: impact_json writes the region's identity and its result in one
+// fixed key order: rank, file, file_display, [file_path], line, function,
 // [function_short], granularity, verdict, verdict_text, significant, impact,
-// ci_low, ci_high. The bracketed keys are written with ImpactFields::kPage
-// (the HTML page: a normalised path for tooltips and a shortened name for
-// table cells). Fit values are null when the line was not fitted or a value
-// is not finite. Callers append the fields only their format has.
+// ci_low, ci_high, then, but for kPageSummary, the fit's details: intercept,
+// r2, dof, experiments, speedup_experiments, speedup_levels,
+// baseline_experiments, own_baseline, predictions [{line_speedup, value,
+// low, high}] at kPredictionSpeedups. The bracketed keys are the page's
+// (kPageLine, kPageSummary: a normalised path for tooltips and a shortened
+// name for table cells). Fit values are null when the line was not fitted or
+// a value is not finite. Callers append the fields only their format has.
 #ifndef ANDWEORC_REPORT_IMPACT_JSON_H_
 #define ANDWEORC_REPORT_IMPACT_JSON_H_
 
@@ -19,7 +22,11 @@
 
 namespace andweorc::report {
 
-enum class ImpactFields { kPlain, kPage };
+enum class ImpactFields {
+  kReport,       // the JSON report's lines
+  kPageLine,     // the HTML page's table lines
+  kPageSummary,  // the HTML page's summary: no fit details
+};
 
 nlohmann::ordered_json impact_json(const experiments::LineImpact& m,
                                    const SourcePaths& paths,

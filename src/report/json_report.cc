@@ -16,28 +16,6 @@ namespace {
 using OJson = nlohmann::ordered_json;
 using experiments::LineImpact;
 
-OJson impact_with_fit(const LineImpact& m, const SourcePaths& paths) {
-  OJson predictions = OJson::array();
-  for (double s : kPredictionSpeedups) {
-    experiments::Prediction r = experiments::predict(m, s);
-    predictions.push_back(OJson{{"line_speedup", s},
-                                {"value", number_or_null(r.valid, r.value)},
-                                {"low", number_or_null(r.valid, r.low)},
-                                {"high", number_or_null(r.valid, r.high)}});
-  }
-  OJson out = impact_json(m, paths, ImpactFields::kPlain);
-  out["intercept"] = number_or_null(m.fitted, m.intercept);
-  out["r2"] = number_or_null(m.fitted, m.r2);
-  out["dof"] = m.dof;
-  out["experiments"] = m.experiments;
-  out["speedup_experiments"] = m.speedup_experiments;
-  out["speedup_levels"] = m.speedup_levels;
-  out["baseline_experiments"] = m.baseline_experiments;
-  out["own_baseline"] = m.own_baseline;
-  out["predictions"] = std::move(predictions);
-  return out;
-}
-
 }  // namespace
 
 nlohmann::ordered_json analysis_to_json(
@@ -51,7 +29,7 @@ nlohmann::ordered_json analysis_to_json(
     OJson lines = OJson::array();
     for (const LineImpact& m : a.impacts) {
       if (m.point == s.name && m.kind == s.kind)
-        lines.push_back(impact_with_fit(m, paths));
+        lines.push_back(impact_json(m, paths, ImpactFields::kReport));
     }
     points.push_back(
         OJson{{"name", s.name},

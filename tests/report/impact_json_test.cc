@@ -45,6 +45,7 @@ TEST(ImpactJson, ReportPageAndSummaryAgreeOnEveryRegion) {
     ASSERT_EQ(jl.size(), hl.size());
     for (size_t k = 0; k < jl.size(); ++k, ++compared) {
       expect_same_region(jl[k], hl[k]);
+      EXPECT_EQ(jl[k]["predictions"], hl[k]["predictions"]);
     }
     const OJson& top = page["summary"]["points"][i]["top"];
     if (!top.is_null()) expect_same_region(jl[0], top);
@@ -56,17 +57,20 @@ TEST(ImpactJson, KeysComeInOneOrderAndThePageAddsItsTwo) {
   profile::Profile p = testing::causal_profile();
   experiments::Analysis a = experiments::analyze(p);
   ASSERT_FALSE(a.impacts.empty());
-  SourcePaths paths({a.impacts[0].file}, {});
-  OJson plain = impact_json(a.impacts[0], paths, ImpactFields::kPlain);
+  const experiments::LineImpact& m = a.impacts[0];
+  SourcePaths paths({m.file}, {});
+  OJson report = impact_json(m, paths, ImpactFields::kReport);
   size_t i = 0;
-  for (auto it = plain.begin(); it != plain.end(); ++it, ++i) {
+  for (auto it = report.begin(); i < std::size(kShared); ++it, ++i) {
     EXPECT_EQ(it.key(), kShared[i]);
   }
-  EXPECT_EQ(i, std::size(kShared));
-  OJson page = impact_json(a.impacts[0], paths, ImpactFields::kPage);
-  EXPECT_EQ(page.size(), plain.size() + 2);
-  EXPECT_EQ(page["file_path"], normalize_path(a.impacts[0].file));
-  EXPECT_TRUE(page.contains("function_short"));
+  EXPECT_TRUE(report.contains("predictions"));
+  OJson line = impact_json(m, paths, ImpactFields::kPageLine);
+  EXPECT_EQ(line.size(), report.size() + 2);
+  EXPECT_EQ(line["file_path"], normalize_path(m.file));
+  EXPECT_TRUE(line.contains("function_short"));
+  OJson summary = impact_json(m, paths, ImpactFields::kPageSummary);
+  EXPECT_EQ(summary.size(), std::size(kShared) + 2);
 }
 
 TEST(ImpactJson, UnfittedAndNonFiniteValuesAreNull) {

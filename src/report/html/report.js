@@ -492,9 +492,9 @@
 
   function predictionsText(point, l) {
     if (l.impact === null) return null;
-    const parts = l.predictions.map(([s, v, lo, hi]) =>
-      (s * 100).toFixed(0) + '% → ' + signedPct(v, 1) + ' [' +
-      signedPct(lo, 1) + ', ' + signedPct(hi, 1) + ']');
+    const parts = l.predictions.map(p =>
+      (p.line_speedup * 100).toFixed(0) + '% → ' + signedPct(p.value, 1) +
+      ' [' + signedPct(p.low, 1) + ', ' + signedPct(p.high, 1) + ']');
     return 'Predicted ' + effectWord(point) + ' if this line gets faster by ' +
            parts.join('; ') + '.';
   }
