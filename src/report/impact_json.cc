@@ -36,6 +36,16 @@ const char* point_kind_name(profile::PointKind k) {
   return k == profile::PointKind::kLatency ? "latency" : "throughput";
 }
 
+OJson page_function_json(const std::string& function, const std::string& file,
+                         const SourcePaths& paths) {
+  return OJson{
+      {"function", function},
+      {"function_short", short_function_name(function, kPageNameWidth)},
+      {"file", file},
+      {"file_display", paths.display(file)},
+      {"file_path", normalize_path(file)}};
+}
+
 OJson impact_json(const experiments::LineImpact& m, const SourcePaths& paths,
                   ImpactFields fields) {
   const bool page = fields != ImpactFields::kReport;

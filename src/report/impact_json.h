@@ -15,6 +15,7 @@
 #define ANDWEORC_REPORT_IMPACT_JSON_H_
 
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "experiments/analysis.h"
 #include "profile/profile.h"
@@ -31,6 +32,12 @@ enum class ImpactFields {
 nlohmann::ordered_json impact_json(const experiments::LineImpact& m,
                                    const SourcePaths& paths,
                                    ImpactFields fields);
+
+// A function as every table of the HTML page names it: {function,
+// function_short, file, file_display, file_path}.
+nlohmann::ordered_json page_function_json(const std::string& function,
+                                          const std::string& file,
+                                          const SourcePaths& paths);
 
 // A number, or null when `valid` is false or the value is not finite.
 nlohmann::ordered_json number_or_null(bool valid, double v);
