@@ -12,10 +12,6 @@ namespace {
 
 using OJson = nlohmann::ordered_json;
 
-const char* kind_name(PointKind k) {
-  return k == PointKind::kLatency ? "latency" : "throughput";
-}
-
 // Durations are written as finite, non-negative numbers (the reader's rule).
 double seconds(double s) { return std::isfinite(s) && s > 0 ? s : 0.0; }
 
@@ -26,6 +22,18 @@ OJson strings(const std::vector<std::string>& v) {
 }
 
 }  // namespace
+
+const char* point_kind_name(PointKind k) {
+  return k == PointKind::kLatency ? "latency" : "throughput";
+}
+
+nlohmann::ordered_json point_json(const ProgressPoint& pt) {
+  return OJson{{"name", pt.name},
+               {"kind", point_kind_name(pt.kind)},
+               {"visits", pt.visits},
+               {"begins", pt.begins},
+               {"ends", pt.ends}};
+}
 
 std::string schema_version() {
   return fmt::format("{}.{}", kSchemaMajor, kSchemaMinor);
@@ -90,11 +98,7 @@ nlohmann::ordered_json to_json(const Profile& p) {
   j["labels"] = std::move(labels);
   OJson points = OJson::array();
   for (const ProgressPoint& pt : p.points) {
-    points.push_back(OJson{{"name", pt.name},
-                           {"kind", kind_name(pt.kind)},
-                           {"visits", pt.visits},
-                           {"begins", pt.begins},
-                           {"ends", pt.ends}});
+    points.push_back(point_json(pt));
   }
   j["points"] = std::move(points);
   j["warnings"] = strings(p.warnings);
@@ -103,7 +107,7 @@ nlohmann::ordered_json to_json(const Profile& p) {
     OJson deltas = OJson::array();
     for (const PointDelta& d : e.points) {
       deltas.push_back(OJson{{"name", d.name},
-                             {"kind", kind_name(d.kind)},
+                             {"kind", point_kind_name(d.kind)},
                              {"visits", d.visits},
                              {"arrivals", d.arrivals},
                              {"departures", d.departures},

@@ -180,7 +180,7 @@ OJson causal_json(const Profile& p, const experiments::Analysis& a,
     }
     points.push_back(
         OJson{{"name", s.name},
-              {"kind", point_kind_name(s.kind)},
+              {"kind", profile::point_kind_name(s.kind)},
               {"baseline_s", number_or_null(s.baseline > 0, s.baseline)},
               {"experiments", s.experiments},
               {"reached", s.reached},

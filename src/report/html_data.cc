@@ -12,6 +12,7 @@
 
 #include "profile/attribution.h"
 #include "profile/derived_warnings.h"
+#include "profile/profile_json.h"
 #include "report/display.h"
 #include "report/html_causal.h"
 #include "report/html_sources.h"
@@ -113,11 +114,7 @@ OJson sampling_json(const profile::Attribution& attr,
 OJson progress_points_json(const Profile& p) {
   OJson out = OJson::array();
   for (const auto& pt : p.points) {
-    out.push_back(OJson{{"name", pt.name},
-                        {"kind", point_kind_name(pt.kind)},
-                        {"visits", pt.visits},
-                        {"begins", pt.begins},
-                        {"ends", pt.ends}});
+    out.push_back(profile::point_json(pt));
   }
   return out;
 }
@@ -154,7 +151,7 @@ OJson summary_json(const Profile& p, const experiments::Analysis& a,
       top["at10"] = or_null(ans.at10);
     }
     points.push_back(OJson{{"name", ans.point},
-                           {"kind", point_kind_name(ans.kind)},
+                           {"kind", profile::point_kind_name(ans.kind)},
                            {"regions", ans.regions},
                            {"significant", ans.significant},
                            {"fitted", ans.fitted},

@@ -32,10 +32,6 @@ const char* verdict_key(experiments::Verdict v) {
   return "";
 }
 
-const char* point_kind_name(profile::PointKind k) {
-  return k == profile::PointKind::kLatency ? "latency" : "throughput";
-}
-
 OJson page_function_json(const std::string& function, const std::string& file,
                          const SourcePaths& paths) {
   return OJson{

@@ -19,6 +19,7 @@
 
 #include "experiments/analysis.h"
 #include "profile/profile.h"
+#include "profile/profile_json.h"
 #include "report/source_paths.h"
 
 namespace andweorc::report {
@@ -44,9 +45,6 @@ nlohmann::ordered_json number_or_null(bool valid, double v);
 
 // A stable machine-readable name per verdict ("significant", ...).
 const char* verdict_key(experiments::Verdict v);
-
-// "throughput" or "latency".
-const char* point_kind_name(profile::PointKind k);
 
 // Columns a function name may take in a page's table cell before it is
 // shortened (the full name is in the cell's tooltip).

@@ -33,7 +33,7 @@ nlohmann::ordered_json analysis_to_json(
     }
     points.push_back(
         OJson{{"name", s.name},
-              {"kind", point_kind_name(s.kind)},
+              {"kind", profile::point_kind_name(s.kind)},
               {"experiments", s.experiments},
               {"reached", s.reached},
               {"baseline_experiments", s.baseline_experiments},
