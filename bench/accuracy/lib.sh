@@ -1,4 +1,5 @@
-# lib.sh: shared by run_accuracy.sh, overhead.sh and time_to_answer.sh
+# lib.sh: shared by run_accuracy.sh, overhead.sh, time_to_answer.sh and
+# time_to_stable.sh
 # (sourced, bash). Plain bash + awk: no python3, no jq.
 
 ACC_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -24,6 +25,14 @@ acc_regions() {
 # The declared bottleneck of workload $1.
 acc_bottleneck() {
   grep -o 'BOTTLENECK:[a-z0-9_]*' "$ACC_SRC/$1.cc" | head -1 | cut -d: -f2
+}
+
+# "REGION LINE" of workload $1's declared bottleneck ("none -" when it
+# declares none).
+acc_target() {
+  local bn; bn=$(acc_bottleneck "$1")
+  if [[ $bn == none ]]; then echo "none -"; return; fi
+  echo "$bn $(acc_regions "$1" | awk -v r="$bn" '$1 == r {print $2}')"
 }
 
 acc_upper() { printf '%s' "$1" | tr a-z A-Z; }
@@ -111,4 +120,26 @@ acc_tool_has() {
 # Rows of the analysis array of a saved profile (see json_analysis.awk).
 acc_analysis() {
   "$1" report "$2" --format json | awk -f "$ACC_DIR/json_analysis.awk"
+}
+
+# Seconds since the `date +%s.%N` timestamp $1, one decimal.
+acc_since() {
+  awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}'
+}
+
+# The report's top line for the throughput point "unit": the analysis row
+# (json_analysis.awk's columns) of rank 1, else the first "unit" row. Tool
+# $1, profile $2; the JSON report is left in $ACC_TMP/report.json.
+acc_top_row() {
+  "$1" report "$2" --format json > "$ACC_TMP/report.json"
+  awk -f "$ACC_DIR/json_analysis.awk" "$ACC_TMP/report.json" | awk -F'\t' '
+    $4 == "unit" && ($11 == "1" || first == "") { if (first == "" || $11 == "1") first = $0; if ($11 == "1") exit }
+    END { print first }'
+}
+
+# "base.cc:LINE" (+ "*" when $3 is "true") for a row's file $1 and line $2.
+acc_tag() {
+  local tag; tag="$(basename "${1:-none}"):${2:--}"
+  [[ ${3:-} == true ]] && tag+="*"
+  printf '%s' "$tag"
 }

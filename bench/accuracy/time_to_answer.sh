@@ -24,12 +24,11 @@ printf '%-13s %-10s %5s %10s  %s\n' workload bottleneck line "answer(s)" "top li
 fails=0
 for w in $(acc_workloads); do
   [[ -x $bin/accuracy_$w ]] || { echo "error: $bin/accuracy_$w not built" >&2; exit 1; }
-  bn=$(acc_bottleneck "$w")
+  read -r bn bl <<<"$(acc_target "$w")"
   if [[ $bn == none ]]; then
     printf '%-13s %-10s %5s %10s  %s\n' "$w" none - - "no stable bottleneck (see its source): skipped"
     continue
   fi
-  bl=$(acc_regions "$w" | awk -v r="$bn" '$1 == r {print $2}')
   thr=$(acc_field "$(acc_run "$bin/accuracy_$w")" throughput)
   answer=""; trail=""
   for b in $budgets; do
@@ -37,18 +36,14 @@ for w in $(acc_workloads); do
     t0=$(date +%s.%N)
     # shellcheck disable=SC2086
     acc_run "$tool" run -q -o "$tmp/p.json" ${ANDWEORC_RUN_ARGS:-} -- "$bin/accuracy_$w" "$units" > /dev/null || exit 1
-    secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}')
-    "$tool" report "$tmp/p.json" --format json > "$tmp/report.json"
+    secs=$(acc_since "$t0")
+    top=$(acc_top_row "$tool" "$tmp/p.json")
     if ! grep -q '"analysis"' "$tmp/report.json"; then
       echo "error: the report has no \"analysis\" array: 'andweorc run' ran no causal experiments (no experiment support yet?)" >&2
       exit 1
     fi
-    top=$(awk -f "$ACC_DIR/json_analysis.awk" "$tmp/report.json" | awk -F'\t' '
-      $4 == "unit" && ($11 == "1" || first == "") { if (first == "" || $11 == "1") first = $0; if ($11 == "1") exit }
-      END { print first }')
     IFS=$'\t' read -r tfile tline _ _ tslope _ _ _ _ tsig _ <<<"$top" || true
-    tag="$(basename "${tfile:-none}"):${tline:--}"
-    [[ ${tsig:-} == true ]] && tag+="*"
+    tag=$(acc_tag "${tfile:-}" "${tline:-}" "${tsig:-}")
     trail+="${b}s:$tag "
     if [[ ${tfile:-} == */$w.cc && ${tline:-} == "$bl" && ${tsig:-} == true ]]; then
       answer=$secs; break

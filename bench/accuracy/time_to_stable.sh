@@ -19,27 +19,23 @@ tmp=$ACC_TMP; trap 'rm -rf "$tmp"' EXIT
 printf '%-13s %-10s %5s %8s %-8s %-22s %s\n' workload bottleneck line "stop(s)" state leader "report top"
 slow=0
 for w in $(acc_workloads); do
-  bn=$(acc_bottleneck "$w")
+  read -r bn bl <<<"$(acc_target "$w")"
   if [[ $bn == none ]]; then
     printf '%-13s %-10s %5s %8s  %s\n' "$w" none - - "no stable bottleneck (see its source): skipped"
     continue
   fi
-  bl=$(acc_regions "$w" | awk -v r="$bn" '$1 == r {print $2}')
   thr=$(acc_field "$(acc_run "$bin/accuracy_$w")" throughput)
   units=$(awk -v t="$thr" -v b="$max" 'BEGIN {u = int(t * b * 1.5); print u < 1 ? 1 : u}')
   t0=$(date +%s.%N)
   # shellcheck disable=SC2086
   "$tool" run -q --until-stable --max-time "${max}s" -o "$tmp/p.json" ${ANDWEORC_RUN_ARGS:-} \
     -- "$bin/accuracy_$w" "$units" > /dev/null 2>&1 || true
-  secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}')
+  secs=$(acc_since "$t0")
   state=$(awk '/"convergence"/ {c = 1} c && /"state"/ {gsub(/[",]/, ""); print $2; exit}' "$tmp/p.json")
   leader=$(awk '/"convergence"/ {c = 1} c && /"leader"/ {gsub(/[",]/, ""); print $2; exit}' "$tmp/p.json")
-  "$tool" report "$tmp/p.json" --format json > "$tmp/report.json"
-  top=$(awk -f "$ACC_DIR/json_analysis.awk" "$tmp/report.json" | awk -F'\t' '
-    $4 == "unit" && ($11 == "1" || first == "") { if (first == "" || $11 == "1") first = $0; if ($11 == "1") exit }
-    END { print first }')
+  top=$(acc_top_row "$tool" "$tmp/p.json")
   IFS=$'\t' read -r tfile tline _ _ _ _ _ _ _ tsig _ <<<"$top" || true
-  tag="$(basename "${tfile:-none}"):${tline:--}"; [[ ${tsig:-} == true ]] && tag+="*"
+  tag=$(acc_tag "${tfile:-}" "${tline:-}" "${tsig:-}")
   lead="$(basename "${leader%:*}"):${leader##*:}"
   [[ ${leader:-} == */$w.cc:$bl ]] && lead+=" ok" || lead+=" WRONG"
   [[ $state == stable || $state == flat ]] || slow=$((slow + 1))

@@ -33,8 +33,9 @@ std::string speed_test(const PointChange& p) {
                      c.significant ? " *" : "", runs);
 }
 
-std::string location(const std::string& file, int line) {
-  return fmt::format("{}:{}", file.empty() ? "?" : file_basename(file), line);
+std::string location(const report::SourcePaths& paths, const std::string& file,
+                     int line) {
+  return fmt::format("{}:{}", file.empty() ? "?" : paths.display(file), line);
 }
 
 std::string seconds(double s) {
@@ -69,26 +70,6 @@ std::string point_speed(const PointChange& p) {
         c.high_pct, c.q, c.significant ? " *" : "");
   }
   return out;
-}
-
-std::string status_words(LineStatus s) {
-  switch (s) {
-    case LineStatus::kNewBottleneck:
-      return "NEW bottleneck";
-    case LineStatus::kVanishedBottleneck:
-      return "bottleneck gone";
-    case LineStatus::kIncreased:
-      return "impact up";
-    case LineStatus::kDecreased:
-      return "impact down";
-    case LineStatus::kUnchanged:
-      return "no significant change";
-    case LineStatus::kOnlyBase:
-      return "only in BASE";
-    case LineStatus::kOnlyNew:
-      return "only in NEW";
-  }
-  return "?";
 }
 
 std::string shares(const ShareChange& s) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "compare/line_status.h"
 #include "compare/profile_diff.h"
 
 namespace andweorc::compare::format {
@@ -21,8 +22,9 @@ std::string change(const std::optional<ImpactDelta>& d);
 // significant), or "" when the point's speed could not be tested.
 std::string speed_test(const PointChange& p);
 
-// "demo.c:42"; "?" for unknown files.
-std::string location(const std::string& file, int line);
+// "demo.c:42" (the file as paths shows it); "?" for unknown files.
+std::string location(const report::SourcePaths& paths, const std::string& file,
+                     int line);
 
 // Seconds as "1.23 ms" etc.
 std::string seconds(double s);
@@ -30,9 +32,6 @@ std::string seconds(double s);
 // "2.000 ms -> 1.000 ms per visit (50.0% faster); change -50.0% time
 // [...]", for a point.
 std::string point_speed(const PointChange& p);
-
-// "vanished bottleneck" etc.
-std::string status_words(LineStatus s);
 
 // "45.0% -> 10.0%" and "-35.0 pp".
 std::string shares(const ShareChange& s);

@@ -14,14 +14,15 @@ using OJson = nlohmann::ordered_json;
 // JSON has no NaN or infinity.
 OJson number(double v) { return std::isfinite(v) ? OJson(v) : OJson(nullptr); }
 
-OJson impact(const std::optional<experiments::LineImpact>& i) {
+OJson impact(const report::SourcePaths& paths,
+             const std::optional<experiments::LineImpact>& i) {
   if (!i) return nullptr;
   OJson j;
   j["file"] = i->file;
   j["line"] = i->line;
   j["function"] = i->function;
   // For display: never loses the line number (line_label.h).
-  j["label"] = line_label(i->file, i->line, i->function, 60);
+  j["label"] = line_label(paths, i->file, i->line, i->function, 60);
   j["granularity"] = i->granularity;
   j["rank"] = i->rank;
   j["fitted"] = i->fitted;
@@ -88,8 +89,8 @@ void write_diff_json(const DiffReport& r, std::ostream& out) {
       OJson lj;
       lj["status"] = status_name(c.status);
       lj["match"] = c.match ? OJson(match_kind_name(*c.match)) : OJson(nullptr);
-      lj["base"] = impact(c.base);
-      lj["new"] = impact(c.next);
+      lj["base"] = impact(d.paths, c.base);
+      lj["new"] = impact(d.paths, c.next);
       if (c.change) {
         lj["change"] = {{"delta", number(c.change->delta)},
                         {"se", number(c.change->se)},
@@ -127,13 +128,14 @@ void write_diff_json(const DiffReport& r, std::ostream& out) {
     pj["cpu_change"] = test(p.cpu_change, p.base_cpu, p.new_cpu);
     OJson costs = OJson::array();
     for (const CostChange& c : p.costs) {
-      costs.push_back({{"file", c.file},
-                       {"line", c.line},
-                       {"function", c.function},
-                       {"label", line_label(c.file, c.line, c.function, 60)},
-                       {"base", number(c.base_cost)},
-                       {"new", number(c.new_cost)},
-                       {"unit", c.in_seconds ? "s/visit" : "samples/visit"}});
+      costs.push_back(
+          {{"file", c.file},
+           {"line", c.line},
+           {"function", c.function},
+           {"label", line_label(d.paths, c.file, c.line, c.function, 60)},
+           {"base", number(c.base_cost)},
+           {"new", number(c.new_cost)},
+           {"unit", c.in_seconds ? "s/visit" : "samples/visit"}});
     }
     pj["costs"] = std::move(costs);
     points.push_back(std::move(pj));

@@ -60,7 +60,7 @@ std::string code(const std::string& s) {
 std::string function_cell(const std::string& function) {
   if (function.empty()) return "";
   if (report::display_width(function) <= 60) return code(function);
-  return code(elide_middle(short_function(function), 60));
+  return code(report::fit_middle(short_function(function), 60));
 }
 
 // "a -> b" reads better as "a → b" in a rendered comment.
@@ -79,11 +79,12 @@ std::string status_cell(LineStatus s) {
     case LineStatus::kVanishedBottleneck:
       return "**bottleneck gone**";
     default:
-      return format::status_words(s);
+      return status_words(s);
   }
 }
 
-void share_table(const std::vector<ShareChange>& rows, size_t top, bool lines,
+void share_table(const report::SourcePaths& paths,
+                 const std::vector<ShareChange>& rows, size_t top, bool lines,
                  std::ostream& out) {
   out << (lines ? "| line | function | share | change |\n"
                   "|---|---|---:|---:|\n"
@@ -94,11 +95,11 @@ void share_table(const std::vector<ShareChange>& rows, size_t top, bool lines,
     if (shown == top) break;
     ++shown;
     if (lines) {
-      out << "| " << code(format::location(s.file, s.line)) << " | "
+      out << "| " << code(format::location(paths, s.file, s.line)) << " | "
           << function_cell(s.function);
     } else {
       out << "| " << (s.function.empty() ? "?" : function_cell(s.function))
-          << " | " << code(file_basename(s.file));
+          << " | " << code(s.file.empty() ? "?" : paths.display(s.file));
     }
     out << " | " << arrows(format::shares(s)) << " | "
         << format::share_change(s) << " |\n";
@@ -141,7 +142,7 @@ void write_diff_markdown(const DiffReport& r, std::ostream& out) {
       }
       const auto& l = c.line();
       out << "| " << status_cell(c.status) << " | "
-          << code(format::location(l.file, l.line)) << " | "
+          << code(format::location(d.paths, l.file, l.line)) << " | "
           << function_cell(l.function) << " | " << format::impact(c.base)
           << " | " << format::impact(c.next) << " | "
           << format::change(c.change) << " |\n";
@@ -150,9 +151,9 @@ void write_diff_markdown(const DiffReport& r, std::ostream& out) {
     out << "\n";
   }
   out << "<details><summary>Sample share changes</summary>\n\n";
-  share_table(d.lines, r.top, true, out);
+  share_table(d.paths, d.lines, r.top, true, out);
   out << "\n";
-  share_table(d.functions, r.top, false, out);
+  share_table(d.paths, d.functions, r.top, false, out);
   out << "\n</details>\n\n";
   out << fmt::format(
       "<sub>Impact: program speed-up per unit of line speed-up with its "

@@ -21,16 +21,17 @@ std::string col(const std::string& s, size_t width) {
 
 // "demo.c:42 stage_a" for a line; "stage_a (demo.c)" for a function row
 // (line 0); the line number survives any shortening (line_label.h).
-std::string name_of(const std::string& file, int line,
-                    const std::string& function) {
-  return line_label(file, line, function, 40);
+std::string name_of(const report::SourcePaths& paths, const std::string& file,
+                    int line, const std::string& function) {
+  return line_label(paths, file, line, function, 40);
 }
 
-void line_row(const LineChange& c, std::ostream& stream) {
+void line_row(const report::SourcePaths& paths, const LineChange& c,
+              std::ostream& stream) {
   const auto& l = c.line();
   std::ostringstream out;
-  out << "  " << col(format::status_words(c.status), 23)
-      << col(name_of(l.file, l.line, l.function), 42)
+  out << "  " << col(status_words(c.status), 23)
+      << col(name_of(paths, l.file, l.line, l.function), 42)
       << col(format::impact(c.base), 30) << col(format::impact(c.next), 30)
       << format::change(c.change);
   if (c.match && *c.match != MatchKind::kSource) {
@@ -41,13 +42,14 @@ void line_row(const LineChange& c, std::ostream& stream) {
   stream << row << "\n";
 }
 
-void share_rows(const std::vector<ShareChange>& rows, size_t top,
+void share_rows(const report::SourcePaths& paths,
+                const std::vector<ShareChange>& rows, size_t top,
                 std::ostream& out) {
   size_t shown = 0;
   for (const ShareChange& s : rows) {
     if (shown == top) break;
     ++shown;
-    out << "  " << col(name_of(s.file, s.line, s.function), 42)
+    out << "  " << col(name_of(paths, s.file, s.line, s.function), 42)
         << col(format::shares(s), 18) << format::share_change(s) << "\n";
   }
   if (rows.size() > shown) {
@@ -57,17 +59,7 @@ void share_rows(const std::vector<ShareChange>& rows, size_t top,
 
 }  // namespace
 
-bool is_notable(const LineChange& c) {
-  switch (c.status) {
-    case LineStatus::kNewBottleneck:
-    case LineStatus::kVanishedBottleneck:
-    case LineStatus::kIncreased:
-    case LineStatus::kDecreased:
-      return true;
-    default:
-      return false;
-  }
-}
+bool is_notable(const LineChange& c) { return is_notable_status(c.status); }
 
 void write_diff_text(const DiffReport& r, std::ostream& out) {
   const ProfileDiff& d = *r.diff;
@@ -102,14 +94,14 @@ void write_diff_text(const DiffReport& r, std::ostream& out) {
         ++hidden;
         continue;
       }
-      line_row(c, out);
+      line_row(d.paths, c, out);
     }
     if (hidden) out << fmt::format("  ({} more lines)\n", hidden);
   }
   out << "\nSample share, lines (largest changes):\n";
-  share_rows(d.lines, r.top, out);
+  share_rows(d.paths, d.lines, r.top, out);
   out << "\nSample share, functions (largest changes):\n";
-  share_rows(d.functions, r.top, out);
+  share_rows(d.paths, d.functions, r.top, out);
   if (!r.rules.empty()) {
     std::string names;
     for (const FailRule& rule : r.rules) {

@@ -13,9 +13,9 @@ namespace andweorc::compare {
 namespace {
 
 // "demo.c:42 stage_a": the line number is never shortened away.
-std::string where(const std::string& file, int line,
-                  const std::string& function) {
-  return line_label(file, line, function, 72);
+std::string where(const report::SourcePaths& paths, const std::string& file,
+                  int line, const std::string& function) {
+  return line_label(paths, file, line, function, 72);
 }
 
 // "0.012 [-0.10, 0.12]", or "-" for a side without the line.
@@ -39,7 +39,7 @@ std::string evidence(const LineChange& c) {
 }
 
 // Where the time went: the lines whose CPU time per visit rose most.
-std::string causes(const PointChange& p) {
+std::string causes(const report::SourcePaths& paths, const PointChange& p) {
   std::string out;
   for (size_t i = 0; i < p.costs.size() && i < 3; ++i) {
     const CostChange& c = p.costs[i];
@@ -51,8 +51,9 @@ std::string causes(const PointChange& p) {
             ? fmt::format(", {:+.0f}%", 100 * c.change() / c.base_cost)
             : "";
     out += fmt::format("{}{} +{} per visit ({} -> {}{})", i ? "; " : "",
-                       where(c.file, c.line, c.function), amount(c.change()),
-                       amount(c.base_cost), amount(c.new_cost), rel);
+                       where(paths, c.file, c.line, c.function),
+                       amount(c.change()), amount(c.base_cost),
+                       amount(c.new_cost), rel);
   }
   return out;
 }
@@ -137,11 +138,11 @@ std::vector<Finding> evaluate_fail_rules(const ProfileDiff& diff,
           for (const LineChange& c : p.lines) {
             if (c.status != LineStatus::kNewBottleneck) continue;
             const auto& l = c.line();
-            out.push_back(
-                {r.text, fmt::format("{} is a new bottleneck for "
-                                     "'{}': {}",
-                                     where(l.file, l.line, l.function), p.name,
-                                     evidence(c))});
+            out.push_back({r.text, fmt::format("{} is a new bottleneck for "
+                                               "'{}': {}",
+                                               where(diff.paths, l.file, l.line,
+                                                     l.function),
+                                               p.name, evidence(c))});
           }
         }
         break;
@@ -153,10 +154,11 @@ std::vector<Finding> evaluate_fail_rules(const ProfileDiff& diff,
               continue;
             const auto& l = c.line();
             out.push_back(
-                {r.text, fmt::format("the impact of {} on '{}' rose by {:.3f}: "
-                                     "{}",
-                                     where(l.file, l.line, l.function), p.name,
-                                     c.change->delta, evidence(c))});
+                {r.text,
+                 fmt::format("the impact of {} on '{}' rose by {:.3f}: "
+                             "{}",
+                             where(diff.paths, l.file, l.line, l.function),
+                             p.name, c.change->delta, evidence(c))});
           }
         }
         break;
@@ -165,9 +167,10 @@ std::vector<Finding> evaluate_fail_rules(const ProfileDiff& diff,
           double pp = 100 * s.change();
           if (pp < r.threshold || pp <= 0) continue;
           out.push_back(
-              {r.text, fmt::format("{} rose from {:.1f}% to {:.1f}% of samples",
-                                   where(s.file, s.line, s.function),
-                                   100 * s.base_share, 100 * s.new_share)});
+              {r.text,
+               fmt::format("{} rose from {:.1f}% to {:.1f}% of samples",
+                           where(diff.paths, s.file, s.line, s.function),
+                           100 * s.base_share, 100 * s.new_share)});
         }
         break;
       case FailRule::Kind::kSlowdown:
@@ -176,7 +179,7 @@ std::vector<Finding> evaluate_fail_rules(const ProfileDiff& diff,
           if (!p.speed_change || !p.speed_change->significant) continue;
           const SpeedChange& c = *p.speed_change;
           if (c.slower_pct < r.threshold || c.slower_pct <= 0) continue;
-          std::string why = causes(p);
+          std::string why = causes(diff.paths, p);
           out.push_back(
               {r.text,
                fmt::format("'{}' got {:.1f}% slower ({} -> {} {}), interval "
@@ -197,7 +200,7 @@ std::vector<Finding> evaluate_fail_rules(const ProfileDiff& diff,
           if (!p.cpu_change || !p.cpu_change->significant) continue;
           const SpeedChange& c = *p.cpu_change;
           if (c.slower_pct < r.threshold || c.slower_pct <= 0) continue;
-          std::string why = causes(p);
+          std::string why = causes(diff.paths, p);
           out.push_back(
               {r.text,
                fmt::format("'{}' takes {:.1f}% more CPU time per visit ({} -> "

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "compare/multiple_testing.h"
+#include "compare/share_diff.h"
 #include "profile/attribution.h"
 #include "profile/merge.h"
 #include "statistics/statistics.h"
@@ -20,12 +21,6 @@ using profile::PointKind;
 LineKey key_of(const LineImpact& i, SourceText* source) {
   LineKey k{i.file, i.line, i.function, i.granularity, std::nullopt};
   if (source) k.text = source->line(i.file, i.line);
-  return k;
-}
-
-LineKey key_of(const profile::LineCount& l, SourceText* source) {
-  LineKey k{l.file, l.line, l.function, "line", std::nullopt};
-  if (source) k.text = source->line(l.file, l.line);
   return k;
 }
 
@@ -87,20 +82,6 @@ std::optional<ImpactDelta> versus_zero(const LineImpact& i, double sign) {
   return d;
 }
 
-int status_order(LineStatus s) {
-  switch (s) {
-    case LineStatus::kNewBottleneck:
-      return 0;
-    case LineStatus::kVanishedBottleneck:
-      return 1;
-    case LineStatus::kIncreased:
-    case LineStatus::kDecreased:
-      return 2;
-    default:
-      return 3;
-  }
-}
-
 bool change_before(const LineChange& a, const LineChange& b) {
   int oa = status_order(a.status), ob = status_order(b.status);
   if (oa != ob) return oa < ob;
@@ -158,7 +139,7 @@ std::vector<LineChange> diff_lines(const std::vector<LineImpact>& base,
 std::vector<LineKey> sampled_keys(const profile::Attribution& a,
                                   SourceText* source) {
   std::vector<LineKey> keys;
-  for (const auto& l : a.lines) keys.push_back(key_of(l, source));
+  for (const auto& l : a.lines) keys.push_back(line_key(l, source));
   return keys;
 }
 
@@ -194,128 +175,24 @@ void correct_for_multiplicity(ProfileDiff& d) {
   }
 }
 
-// Visits of the point over the whole profile (ends for latency points).
-double total_visits(const profile::Profile& p, const PointChange& pc) {
-  double v = 0;
-  for (const profile::ProgressPoint& pp : p.points) {
-    if (pp.name != pc.name || pp.kind != pc.kind) continue;
-    v += static_cast<double>(pc.kind == PointKind::kLatency ? pp.ends
-                                                            : pp.visits);
-  }
-  return v;
-}
-
-// The lines whose CPU time per visit rose most (profile_diff.h).
-std::vector<CostChange> cost_changes(const std::vector<ShareChange>& lines,
-                                     const profile::Profile& base,
-                                     const profile::Attribution& ba,
-                                     const profile::Profile& next,
-                                     const profile::Attribution& na,
-                                     const PointChange& pc) {
-  double bv = total_visits(base, pc), nv = total_visits(next, pc);
-  if (!(bv > 0) || !(nv > 0)) return {};
-  bool in_seconds =
-      base.run.sample_period_ns > 0 && next.run.sample_period_ns > 0;
-  double bunit =
-      in_seconds ? 1e-9 * static_cast<double>(base.run.sample_period_ns) : 1;
-  double nunit =
-      in_seconds ? 1e-9 * static_cast<double>(next.run.sample_period_ns) : 1;
-  std::vector<CostChange> out;
-  for (const ShareChange& s : lines) {
-    CostChange c{s.file, s.line, s.function, 0, 0, in_seconds};
-    c.base_cost = s.base_share * static_cast<double>(ba.total) * bunit / bv;
-    c.new_cost = s.new_share * static_cast<double>(na.total) * nunit / nv;
-    if (c.change() > 0) out.push_back(std::move(c));
-  }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const CostChange& a, const CostChange& b) {
-                     return a.change() > b.change();
-                   });
-  if (out.size() > 5) out.resize(5);
-  return out;
-}
-
-bool share_before(const ShareChange& a, const ShareChange& b) {
-  double da = std::fabs(a.change()), db = std::fabs(b.change());
-  if (da != db) return da > db;
-  return std::tie(a.file, a.line, a.function) <
-         std::tie(b.file, b.line, b.function);
-}
-
-std::vector<ShareChange> diff_line_shares(const profile::Attribution& base,
-                                          const profile::Attribution& next,
-                                          const DiffOptions& o) {
-  std::vector<LineKey> bk, nk;
-  for (const auto& l : base.lines) bk.push_back(key_of(l, o.base_source));
-  for (const auto& l : next.lines) nk.push_back(key_of(l, o.new_source));
-  Matching m = match_lines(bk, nk);
-  std::vector<ShareChange> out;
-  std::vector<bool> base_matched(base.lines.size(), false);
-  for (size_t i = 0; i < next.lines.size(); ++i) {
-    const profile::LineCount& l = next.lines[i];
-    ShareChange c{l.file, l.line, l.function,  0, next.share(l.samples),
-                  false,  true,   std::nullopt};
-    if (int b = m.base_of_new[i]; b >= 0) {
-      base_matched[static_cast<size_t>(b)] = true;
-      c.base_share = base.share(base.lines[static_cast<size_t>(b)].samples);
-      c.in_base = true;
-      c.match = m.kind_of_new[i];
-    }
-    out.push_back(std::move(c));
-  }
-  for (size_t j = 0; j < base.lines.size(); ++j) {
-    if (base_matched[j]) continue;
-    const profile::LineCount& l = base.lines[j];
-    out.push_back(ShareChange{l.file, l.line, l.function, base.share(l.samples),
-                              0, true, false, std::nullopt});
-  }
-  std::stable_sort(out.begin(), out.end(), share_before);
-  return out;
-}
-
-std::vector<ShareChange> diff_function_shares(
-    const profile::Attribution& base, const profile::Attribution& next) {
-  std::map<std::pair<std::string, std::string>, ShareChange> rows;
-  for (const auto& f : base.functions) {
-    ShareChange& c = rows[{f.function, file_basename(f.file)}];
-    c.file = f.file;
-    c.function = f.function;
-    c.base_share += base.share(f.samples);
-    c.in_base = true;
-  }
-  for (const auto& f : next.functions) {
-    ShareChange& c = rows[{f.function, file_basename(f.file)}];
-    c.file = f.file;
-    c.function = f.function;
-    c.new_share += next.share(f.samples);
-    c.in_new = true;
-  }
-  std::vector<ShareChange> out;
-  for (auto& [key, c] : rows) out.push_back(std::move(c));
-  std::stable_sort(out.begin(), out.end(), share_before);
-  return out;
-}
-
 }  // namespace
 
-const char* status_name(LineStatus s) {
-  switch (s) {
-    case LineStatus::kNewBottleneck:
-      return "new-bottleneck";
-    case LineStatus::kVanishedBottleneck:
-      return "vanished-bottleneck";
-    case LineStatus::kIncreased:
-      return "impact-increased";
-    case LineStatus::kDecreased:
-      return "impact-decreased";
-    case LineStatus::kUnchanged:
-      return "unchanged";
-    case LineStatus::kOnlyBase:
-      return "only-base";
-    case LineStatus::kOnlyNew:
-      return "only-new";
-  }
-  return "?";
+report::SourcePaths diff_paths(const profile::Profile& base,
+                               const profile::Profile& next) {
+  auto files_of = [](const profile::Profile& p) {
+    std::vector<std::string> files;
+    for (const profile::Frame& f : p.frames) files.push_back(f.file);
+    return files;
+  };
+  std::vector<std::string> base_files = files_of(base);
+  std::vector<std::string> new_files = files_of(next);
+  // Each side's own common directory first (a named SourcePaths each: the
+  // roots are a member, not to be read through a temporary).
+  report::SourcePaths base_paths(base_files), new_paths(new_files);
+  std::vector<std::string> roots = base_paths.roots();
+  roots.insert(roots.end(), new_paths.roots().begin(), new_paths.roots().end());
+  base_files.insert(base_files.end(), new_files.begin(), new_files.end());
+  return report::SourcePaths(base_files, roots);
 }
 
 bool is_bottleneck(const LineImpact& impact) {
@@ -362,6 +239,7 @@ ProfileDiff diff_runs(const profile::Profile& base,
   d.level = o.analysis.level;
   d.base_program = profile::program_name(base);
   d.new_program = profile::program_name(next);
+  d.paths = diff_paths(base, next);
   d.base_runs = static_cast<int>(base_runs.size());
   d.new_runs = static_cast<int>(new_runs.size());
   experiments::Analysis ba = experiments::analyze(base, o.analysis);

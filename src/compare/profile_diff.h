@@ -47,24 +47,14 @@
 #include <vector>
 
 #include "compare/line_matching.h"
+#include "compare/line_status.h"
 #include "compare/point_speed.h"
 #include "compare/source_text.h"
 #include "experiments/analysis.h"
 #include "profile/profile.h"
+#include "report/source_paths.h"
 
 namespace andweorc::compare {
-
-enum class LineStatus {
-  kNewBottleneck,
-  kVanishedBottleneck,
-  kIncreased,
-  kDecreased,
-  kUnchanged,
-  kOnlyBase,
-  kOnlyNew,
-};
-
-const char* status_name(LineStatus s);
 
 struct ImpactDelta {
   double delta = 0;  // NEW slope - BASE slope
@@ -138,6 +128,9 @@ struct ProfileDiff {
   std::vector<PointChange> points;
   std::vector<ShareChange> lines;
   std::vector<ShareChange> functions;
+  // How the writers show a file: relative to each side's common source
+  // directory (diff_paths), so same-named files in two folders stay apart.
+  report::SourcePaths paths;
 };
 
 ProfileDiff diff_profiles(const profile::Profile& base,
@@ -161,6 +154,13 @@ std::optional<ImpactDelta> compare_impacts(const experiments::LineImpact& base,
                                            double level);
 
 bool is_bottleneck(const experiments::LineImpact& impact);
+
+// The paths of both profiles as the diff shows them: every frame's file,
+// shown relative to the common directory of its own side's files (BASE and
+// NEW may be two checkouts: /ci/main/src/a.c and /ci/pr/src/a.c both read
+// "src/a.c"), so "lib/a.c" and "test/a.c" no longer both read "a.c".
+report::SourcePaths diff_paths(const profile::Profile& base,
+                               const profile::Profile& next);
 
 // The status rules above, for a line whose change (if any) already has its
 // q value and `significant` set.

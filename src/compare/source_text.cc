@@ -5,6 +5,8 @@
 
 #include <fstream>
 
+#include "report/source_finder.h"
+
 namespace andweorc::compare {
 
 SourceText::SourceText(std::string prefix_map) {
@@ -44,21 +46,16 @@ const std::vector<std::string>* SourceText::load(const std::string& file) {
     if (!from_.empty() && path.rfind(from_, 0) == 0) {
       path = to_ + path.substr(from_.size());
     }
+    // One rule with the HTML report (report/source_finder.h): as recorded,
+    // else a path suffix under the working directory ("../../src/x.c", as
+    // debug info records it relative to the build directory, is "src/x.c"
+    // from the source tree's root).
+    path = report::locate_source(path, {"."});
     struct stat st {};
     auto readable = [&](const std::string& candidate) {
       return !candidate.empty() && ::stat(candidate.c_str(), &st) == 0 &&
-             S_ISREG(st.st_mode) &&
              static_cast<size_t>(st.st_size) <= kMaxSourceBytes;
     };
-    // Debug info often records paths relative to the compilation directory
-    // ("../../src/x.c"); from the source tree's root, "src/x.c" is the file.
-    if (!readable(path) && !path.empty() && path[0] != '/') {
-      std::string stripped = path;
-      while (stripped.rfind("../", 0) == 0 || stripped.rfind("./", 0) == 0) {
-        stripped.erase(0, stripped.find('/') + 1);
-      }
-      if (readable(stripped)) path = stripped;
-    }
     if (readable(path)) {
       std::ifstream in(path);
       if (in) {

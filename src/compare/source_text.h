@@ -6,10 +6,12 @@
 // to one space), or nullopt when the file cannot be read, n is out of range,
 // or the line is blank. Each file is read at most once. A prefix map
 // ("FROM=TO") rewrites a recorded path that starts with FROM before reading,
-// so a profile of another checkout can be read against that checkout. A
-// relative path that cannot be read is tried again without its leading
-// "../" and "./" parts (debug info records paths relative to the build
-// directory; `andweorc diff` usually runs from the source tree's root).
+// so a profile of another checkout can be read against that checkout. The
+// (rewritten) path is then found by the HTML report's rule
+// (report/source_finder.h) under the working directory: a path recorded
+// relative to the build directory, or of a checkout elsewhere, is read as
+// its longest suffix that exists here (`andweorc diff` usually runs from the
+// source tree's root).
 // Files larger than kMaxSourceBytes are treated as unreadable.
 #ifndef ANDWEORC_COMPARE_SOURCE_TEXT_H_
 #define ANDWEORC_COMPARE_SOURCE_TEXT_H_

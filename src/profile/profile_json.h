@@ -37,6 +37,14 @@ nlohmann::ordered_json to_json(const Profile& p);
 // whole document on one line.
 std::string dump_profile(const Profile& p, int indent = 2);
 
+// "throughput" or "latency": a point kind as the file (and every report)
+// names it.
+const char* point_kind_name(PointKind k);
+
+// A progress point's record as the file writes it: {name, kind, visits,
+// begins, ends}.
+nlohmann::ordered_json point_json(const ProgressPoint& pt);
+
 // Writes dump_profile(p) to `path` atomically. On failure returns false and
 // sets *error (if non-null) to a one-line message.
 bool write_profile(const Profile& p, const std::string& path,

@@ -8,9 +8,9 @@
 // the whole path normalised (for tooltips); every
 // "function" has "function_short" (display.h short_function_name). Keys:
 //   summary   the answer first (summary.h): points [{name, kind, regions,
-//             significant, fitted, top: the rank-1 region {rank, file, line,
-//             function, granularity, significant, impact, ci_low, ci_high,
-//             at10: [value, low, high] of predict(top, 0.10)} or null}],
+//             significant, fitted, top: the rank-1 region (impact_json.h's
+//             keys, then at10: [value, low, high] of predict(top, 0.10)) or
+//             null}],
 //             busiest_function {function, file, share} or null, and
 //             convergence {converged, detail} or null when the profile does
 //             not record it;
@@ -22,13 +22,13 @@
 //   causal    {level, ranking_rule, notes, no_curves (a sentence, or null
 //             when there are curves), points: [{name, kind, baseline_s,
 //             experiments, reached, lines: [...], groups: [...]}]}, where
-//             each line carries the analysis (impact, interval, R²,
-//             experiments, verdict), its share of samples, the regression's
-//             points [x, y, experiment index, speed-up %, duration s, events,
-//             own (false: another line's 0% run as baseline)], and for fitted
-//             lines a curve [x, fit, low, high] on a grid of line speed-ups:
-//             fit = intercept + slope x, low/high = fit - slope x + the
-//             interval of predict(impact, x); groups are the lines by
+//             each line carries the analysis (impact_json.h's keys, with
+//             the fit's details and predictions), its share of samples, the
+//             regression's points [x, y, experiment index, speed-up %, duration
+//             s, events, own (false: another line's 0% run as baseline)], and
+//             for fitted lines a curve [x, fit, low, high] on a grid of line
+//             speed-ups: fit = intercept + slope x, low/high = fit - slope x +
+//             the interval of predict(impact, x); groups are the lines by
 //             function (and file), in order of their best rank: {function,
 //             file, granularity, rank, best and lines (indices into lines),
 //             significant (count), samples, sample_share of the function};

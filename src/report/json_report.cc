@@ -7,6 +7,7 @@
 #include "experiments/ranking.h"
 #include "profile/profile_json.h"
 #include "report/causal_section.h"
+#include "report/impact_json.h"
 #include "report/source_paths.h"
 
 namespace andweorc::report {
@@ -14,66 +15,6 @@ namespace {
 
 using OJson = nlohmann::ordered_json;
 using experiments::LineImpact;
-using experiments::Verdict;
-
-// A stable machine-readable name per verdict.
-const char* verdict_key(Verdict v) {
-  switch (v) {
-    case Verdict::kSignificant:
-      return "significant";
-    case Verdict::kNotSignificant:
-      return "not_significant";
-    case Verdict::kNotEnoughData:
-      return "not_enough_data";
-    case Verdict::kNoSamples:
-      return "no_samples";
-    case Verdict::kNeverReached:
-      return "never_reached";
-  }
-  return "";
-}
-
-const char* kind_name(profile::PointKind k) {
-  return k == profile::PointKind::kLatency ? "latency" : "throughput";
-}
-
-OJson number_or_null(bool valid, double v) {
-  return valid ? OJson(v) : OJson(nullptr);
-}
-
-OJson impact_json(const LineImpact& m, const SourcePaths& paths) {
-  OJson predictions = OJson::array();
-  for (double s : kPredictionSpeedups) {
-    experiments::Prediction r = experiments::predict(m, s);
-    predictions.push_back(OJson{{"line_speedup", s},
-                                {"value", number_or_null(r.valid, r.value)},
-                                {"low", number_or_null(r.valid, r.low)},
-                                {"high", number_or_null(r.valid, r.high)}});
-  }
-  return OJson{
-      {"rank", m.rank},
-      {"file", m.file},
-      {"file_display", paths.display(m.file)},
-      {"line", m.line},
-      {"function", m.function},
-      {"granularity", m.granularity},
-      {"verdict", verdict_key(m.verdict)},
-      {"verdict_text", m.verdict_text},
-      {"significant", m.significant},
-      {"impact", number_or_null(m.fitted, m.slope)},
-      {"ci_low", number_or_null(m.fitted, m.ci_low)},
-      {"ci_high", number_or_null(m.fitted, m.ci_high)},
-      {"intercept", number_or_null(m.fitted, m.intercept)},
-      {"r2", number_or_null(m.fitted, m.r2)},
-      {"dof", m.dof},
-      {"experiments", m.experiments},
-      {"speedup_experiments", m.speedup_experiments},
-      {"speedup_levels", m.speedup_levels},
-      {"baseline_experiments", m.baseline_experiments},
-      {"own_baseline", m.own_baseline},
-      {"predictions", std::move(predictions)},
-  };
-}
 
 }  // namespace
 
@@ -88,11 +29,11 @@ nlohmann::ordered_json analysis_to_json(
     OJson lines = OJson::array();
     for (const LineImpact& m : a.impacts) {
       if (m.point == s.name && m.kind == s.kind)
-        lines.push_back(impact_json(m, paths));
+        lines.push_back(impact_json(m, paths, ImpactFields::kReport));
     }
     points.push_back(
         OJson{{"name", s.name},
-              {"kind", kind_name(s.kind)},
+              {"kind", profile::point_kind_name(s.kind)},
               {"experiments", s.experiments},
               {"reached", s.reached},
               {"baseline_experiments", s.baseline_experiments},

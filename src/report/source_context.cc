@@ -8,7 +8,8 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
-#include <string_view>
+
+#include "report/source_finder.h"
 
 namespace andweorc::report {
 namespace {
@@ -19,38 +20,6 @@ struct FileLines {
   std::string found_as;
   std::string error;
 };
-
-bool is_regular_file(const std::string& path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-// `file` as recorded, else its longest path suffix that exists under a
-// root; "" when none does.
-std::string locate(const std::string& file,
-                   const std::vector<std::string>& roots) {
-  if (is_regular_file(file)) return file;
-  // Suffixes at each '/' boundary, longest first; none that climbs up.
-  std::vector<std::string> suffixes;
-  for (size_t at = 0;;) {
-    std::string_view rest = std::string_view(file).substr(at);
-    if (!rest.empty() && rest[0] != '/' && !rest.starts_with("../") &&
-        !rest.starts_with("./")) {
-      suffixes.emplace_back(rest);
-    }
-    size_t slash = file.find('/', at);
-    if (slash == std::string::npos) break;
-    at = slash + 1;
-  }
-  for (const std::string& root : roots) {
-    for (const std::string& suffix : suffixes) {
-      std::string path =
-          root.empty() || root == "." ? suffix : root + "/" + suffix;
-      if (is_regular_file(path)) return path;
-    }
-  }
-  return "";
-}
 
 std::string shorten(std::string line) {
   if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -71,7 +40,7 @@ FileLines read_lines(const std::string& file, int last_line,
     f.error = "no source file is known for this line";
     return f;
   }
-  std::string path = locate(file, roots);
+  std::string path = locate_source(file, roots);
   if (path.empty()) {
     struct stat st;
     f.error = stat(file.c_str(), &st) == 0

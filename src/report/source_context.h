@@ -3,11 +3,8 @@
 //
 // Contract: read_source_contexts reads each distinct file once, up to the
 // last line any request needs, and returns one SourceContext per request,
-// in request order. A file is looked up as recorded, then (for paths the
-// compiler recorded relative to its build directory, or for a checkout in
-// another place) as each of its path suffixes, longest first, under each
-// of `roots` in order: "../../src/a.c" or "/home/ci/proj/src/a.c" is found
-// as "src/a.c" under root ".". The first regular file found is used. A context
+// in request order. A file is found by source_finder.h's rule under
+// `roots` ("../../src/a.c" is read as "src/a.c" under "."). A context
 // holds up to `radius` lines before and after the requested line (fewer at the
 // file's ends). Lines lose a trailing '\r' and are cut at kMaxSourceLineBytes
 // (on a UTF-8 boundary, marked with

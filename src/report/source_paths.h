@@ -21,7 +21,7 @@
 //  - display(file) is normalize_path(file) with the first root it lies under
 //    stripped ("" for an empty file); a file under no root is shown whole
 //    (normalised).
-// Used by the text, JSON and HTML reports, and meant for the diff writers.
+// Used by the text, JSON and HTML reports and the diff writers.
 #ifndef ANDWEORC_REPORT_SOURCE_PATHS_H_
 #define ANDWEORC_REPORT_SOURCE_PATHS_H_
 

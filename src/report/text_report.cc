@@ -1,5 +1,6 @@
-// text_report.cc: header, warnings, progress points, causal profile, top
-// lines/functions.
+// text_report.cc: the text report's sections: header, summary, warnings,
+// progress points, causal profile, top lines/functions (the tables' layout
+// is ranked_table.h's).
 #include "report/text_report.h"
 
 #include <fmt/format.h>
@@ -17,6 +18,7 @@
 #include "report/causal_section.h"
 #include "report/display.h"
 #include "report/label_section.h"
+#include "report/ranked_table.h"
 #include "report/source_paths.h"
 #include "report/summary.h"
 
@@ -225,82 +227,6 @@ void write_points(const Context& c, std::ostream& out) {
   }
 }
 
-// A ranked table: rank, share, samples, then two text columns; the first
-// text column is padded, the second is last on the line.
-struct Row {
-  double share;
-  uint64_t samples;
-  std::string first;
-  std::string second;
-};
-
-// How a text column is shortened when it does not fit.
-enum class Fit { kKeepStart, kKeepEnd, kFunction };
-
-std::string fit(std::string_view s, size_t width, Fit how) {
-  if (display_width(s) <= width) return std::string(s);
-  switch (how) {
-    case Fit::kKeepEnd:
-      return fit_left(s, width);
-    case Fit::kFunction: {
-      // Shorten C++ decorations first; then keep the end, which holds the
-      // function's own name.
-      std::string t = collapse_templates(s);
-      if (display_width(t) > width) t = collapse_params(t);
-      return fit_left(t, width);
-    }
-    default:
-      return fit_right(s, width);
-  }
-}
-
-void write_table(const Context& c, std::ostream& out, const Row& head,
-                 const std::vector<Row>& rows, Fit first_fit, Fit second_fit) {
-  size_t samples_w = display_width("samples");
-  size_t first_max = display_width(head.first);
-  size_t second_max = display_width(head.second);
-  for (const Row& r : rows) {
-    samples_w = std::max(samples_w, display_width(format_count(r.samples)));
-    first_max = std::max(first_max, display_width(r.first));
-    second_max = std::max(second_max, display_width(r.second));
-  }
-  // "  rank  share  SAMPLES  FIRST  SECOND"
-  size_t fixed = 2 + 4 + 2 + 6 + 2 + samples_w + 2 + 2;
-  size_t room = c.width > fixed + 20 ? c.width - fixed : 20;
-  size_t first_w = first_max;
-  size_t second_w = second_max;
-  if (first_w + second_w > room) {
-    // Both do not fit: a column narrower than half the room keeps its
-    // width, the other gets the rest; otherwise they split it evenly.
-    size_t half = room / 2;
-    if (first_max <= half) {
-      first_w = first_max;
-    } else if (second_max <= half) {
-      first_w = room - second_max;
-    } else {
-      first_w = half;
-    }
-    second_w = room - first_w;
-  }
-  auto line = [&](std::string_view rank, std::string_view share,
-                  std::string_view samples, std::string_view first,
-                  std::string_view second) {
-    std::string text =
-        fmt::format("{}{}  {}  {}  {}  {}", kIndent, pad_left(rank, 4),
-                    pad_left(share, 6), pad_left(samples, samples_w),
-                    pad_right(fit(first, first_w, first_fit), first_w),
-                    fit(second, second_w, second_fit));
-    text.erase(text.find_last_not_of(' ') + 1);
-    out << text << "\n";
-  };
-  line("rank", "share", "samples", head.first, head.second);
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const Row& r = rows[i];
-    line(std::to_string(i + 1), format_share(r.share), format_count(r.samples),
-         r.first, r.second);
-  }
-}
-
 void write_more(const Context& c, std::ostream& out, size_t shown,
                 size_t total_rows, uint64_t shown_samples, const char* what) {
   if (shown >= total_rows) return;
@@ -336,7 +262,7 @@ void write_top_lines(const Context& c, std::ostream& out) {
                                      format_share(a.in_scope_share())))
       << "\n";
   size_t n = rows_to_show(c, a.lines.size());
-  std::vector<Row> rows;
+  std::vector<RankedRow> rows;
   uint64_t shown = 0;
   for (size_t i = 0; i < n; ++i) {
     const auto& l = a.lines[i];
@@ -344,8 +270,8 @@ void write_top_lines(const Context& c, std::ostream& out) {
                     function_name(l.function)});
     shown += l.samples;
   }
-  write_table(c, out, {0, 0, "location", "function"}, rows, Fit::kKeepEnd,
-              Fit::kFunction);
+  write_ranked_table(out, c.width, {0, 0, "location", "function"}, rows,
+                     ColumnFit::kKeepEnd, ColumnFit::kFunction);
   write_more(c, out, n, a.lines.size(), shown, "line");
 }
 
@@ -354,7 +280,7 @@ void write_top_functions(const Context& c, std::ostream& out) {
   if (a.in_scope == 0) return;
   out << "\n" << c.style.heading("Top functions:") << "\n";
   size_t n = rows_to_show(c, a.functions.size());
-  std::vector<Row> rows;
+  std::vector<RankedRow> rows;
   uint64_t shown = 0;
   for (size_t i = 0; i < n; ++i) {
     const auto& f = a.functions[i];
@@ -362,8 +288,8 @@ void write_top_functions(const Context& c, std::ostream& out) {
                     f.file.empty() ? "" : display_file(c, f.file)});
     shown += f.samples;
   }
-  write_table(c, out, {0, 0, "function", "file"}, rows, Fit::kFunction,
-              Fit::kKeepEnd);
+  write_ranked_table(out, c.width, {0, 0, "function", "file"}, rows,
+                     ColumnFit::kFunction, ColumnFit::kKeepEnd);
   write_more(c, out, n, a.functions.size(), shown, "function");
 }
 

@@ -13,24 +13,12 @@
 #include <sstream>
 
 #include "diff_fixtures.h"
+#include "support/golden.h"
 
 namespace andweorc::compare {
 namespace {
 
-void expect_golden(const std::string& name, const std::string& actual) {
-  std::string path = std::string(ANDWEORC_GOLDEN_DIR) + "/" + name;
-  const char* update = std::getenv("ANDWEORC_UPDATE_GOLDEN");
-  if (update && std::string(update) == "1") {
-    std::ofstream(path, std::ios::binary) << actual;
-    return;
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in) << "missing golden file " << path
-                  << " (run with ANDWEORC_UPDATE_GOLDEN=1 to create it)";
-  std::stringstream expected;
-  expected << in.rdbuf();
-  EXPECT_EQ(actual, expected.str()) << "golden file " << path;
-}
+using ::andweorc::testing::expect_golden;
 
 struct Fixture {
   SourceText base_source, new_source;

@@ -277,5 +277,19 @@ TEST(DiffProfiles, CostsNameWhereTheTimeWent) {
   EXPECT_NEAR(p.costs[0].new_cost, 800 * 1e-3 / 40000, 1e-12);
 }
 
+// Each side is shown relative to its own checkout, and files with one base
+// name in two folders stay apart.
+TEST(DiffPaths, TwoCheckoutsReadAlikeAndSameNamedFilesStayApart) {
+  profile::Profile base, next;
+  base.frames = {{"f", "/ci/main/src/lib/a.c", 3, "/bin/x", false, true},
+                 {"g", "/ci/main/src/test/a.c", 5, "/bin/x", false, true}};
+  next.frames = {{"f", "/ci/pr/src/lib/a.c", 3, "/bin/x", false, true},
+                 {"h", "/ci/pr/src/main.c", 9, "/bin/x", false, true}};
+  report::SourcePaths paths = diff_paths(base, next);
+  EXPECT_EQ(paths.display("/ci/main/src/lib/a.c"), "lib/a.c");
+  EXPECT_EQ(paths.display("/ci/main/src/test/a.c"), "test/a.c");
+  EXPECT_EQ(paths.display("/ci/pr/src/lib/a.c"), "lib/a.c");
+}
+
 }  // namespace
 }  // namespace andweorc::compare

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "report/source_context.h"
+
 namespace andweorc::compare {
 namespace {
 
@@ -43,6 +45,29 @@ TEST(SourceText, RelativeBuildPathsAreTriedFromTheCurrentDirectory) {
   fs::current_path(dir);
   SourceText s;
   EXPECT_EQ(s.line("../../src/y.c", 1), "y();");
+  fs::current_path(old);
+  fs::remove_all(dir);
+}
+
+// `diff` and the HTML report find a file by one rule: a checkout in another
+// place ("/home/ci/proj/src/z.c") is read as its suffix under the working
+// directory by both, never found by one and missed by the other.
+TEST(SourceText, FindsFilesByTheHtmlReportsRule) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() /
+                 ("andweorc_source_rule_" + std::to_string(::getpid()));
+  fs::create_directories(dir / "src");
+  std::ofstream(dir / "src" / "z.c") << "z();\n";
+  fs::path old = fs::current_path();
+  fs::current_path(dir);
+  const std::string recorded = "/home/ci/proj/src/z.c";
+  SourceText s;
+  EXPECT_EQ(s.line(recorded, 1), "z();");
+  std::vector<report::SourceContext> c =
+      report::read_source_contexts({{recorded, 1}}, 0, {"."});
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].found_as, "src/z.c");
+  EXPECT_EQ(c[0].error, "");
   fs::current_path(old);
   fs::remove_all(dir);
 }

@@ -11,6 +11,7 @@
 #include "causal_fixtures.h"
 #include "report/display.h"
 #include "report/text_report.h"
+#include "support/golden.h"
 
 namespace andweorc::report {
 namespace {
@@ -21,19 +22,7 @@ std::string render(const profile::Profile& p, TextOptions options = {}) {
   return out.str();
 }
 
-void expect_golden(const std::string& name, const std::string& actual) {
-  std::string path = std::string(ANDWEORC_GOLDEN_DIR) + "/" + name;
-  const char* update = std::getenv("ANDWEORC_UPDATE_GOLDEN");
-  if (update && std::string(update) == "1") {
-    std::ofstream(path, std::ios::binary) << actual;
-    return;
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in) << "missing golden file " << path;
-  std::string expected((std::istreambuf_iterator<char>(in)),
-                       std::istreambuf_iterator<char>());
-  EXPECT_EQ(actual, expected) << "golden file " << path;
-}
+using ::andweorc::testing::expect_golden;
 
 TEST(CausalReportGolden, Experiments) {
   expect_golden("causal.txt", render(testing::causal_profile(), {.top = 5}));

@@ -14,25 +14,14 @@
 #include "report/folded_writer.h"
 #include "report/pprof_writer.h"
 #include "report/speedscope_writer.h"
+#include "support/golden.h"
 
 namespace andweorc::report {
 namespace {
 
 using profile::Profile;
 
-void expect_golden(const std::string& name, const std::string& actual) {
-  std::string path = std::string(ANDWEORC_GOLDEN_DIR) + "/" + name;
-  const char* update = std::getenv("ANDWEORC_UPDATE_GOLDEN");
-  if (update && std::string(update) == "1") {
-    std::ofstream(path, std::ios::binary) << actual;
-    return;
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in) << "missing golden file " << path;
-  std::string expected((std::istreambuf_iterator<char>(in)),
-                       std::istreambuf_iterator<char>());
-  EXPECT_EQ(actual, expected) << "golden file " << path;
-}
+using ::andweorc::testing::expect_golden;
 
 // Frames: 0 hash (inlined into 1), 1 lookup, 2 main, 3 memcpy (libc),
 // 4 unknown, 5 a name with ';'. Labels: 0 endpoint=search, 1 tenant=a.

@@ -14,6 +14,7 @@
 
 #include "causal_fixtures.h"
 #include "report/display.h"
+#include "support/golden.h"
 
 namespace andweorc::report {
 namespace {
@@ -28,20 +29,7 @@ std::string render(const Profile& p, TextOptions options = {}) {
   return out.str();
 }
 
-void expect_golden(const std::string& name, const std::string& actual) {
-  std::string path = std::string(ANDWEORC_GOLDEN_DIR) + "/" + name;
-  const char* update = std::getenv("ANDWEORC_UPDATE_GOLDEN");
-  if (update && std::string(update) == "1") {
-    std::ofstream(path, std::ios::binary) << actual;
-    return;
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in) << "missing golden file " << path
-                  << " (run with ANDWEORC_UPDATE_GOLDEN=1 to create it)";
-  std::string expected((std::istreambuf_iterator<char>(in)),
-                       std::istreambuf_iterator<char>());
-  EXPECT_EQ(actual, expected) << "golden file " << path;
-}
+using ::andweorc::testing::expect_golden;
 
 // A server run: two processes, perf sampler, some library time, points.
 Profile typical() {

@@ -119,21 +119,10 @@
     const table = el('table', {id: id, class: 'sortable'});
     const head = el('tr');
     const body = el('tbody');
-    let sortColumn = 0;
-    let ascending = !columns[0].descending;
+    const sort = sortHeader(head, columns, !columns[0].descending, render);
 
     function render() {
-      const col = columns[sortColumn];
-      const sorted = rows.slice().sort((a, b) => {
-        const x = col.value(a);
-        const y = col.value(b);
-        // Missing values go last in either direction.
-        if (x === null && y === null) return 0;
-        if (x === null) return 1;
-        if (y === null) return -1;
-        const c = x < y ? -1 : x > y ? 1 : 0;
-        return ascending ? c : -c;
-      });
+      const sorted = rows.slice().sort(sort.compare);
       body.replaceChildren();
       for (const r of sorted) {
         const tr = el('tr');
@@ -144,12 +133,23 @@
         if (onRow) onRow(tr, r);
         body.appendChild(tr);
       }
-      head.querySelectorAll('th').forEach((th, i) => {
-        th.setAttribute('aria-sort', i !== sortColumn ? 'none'
-                                     : ascending ? 'ascending' : 'descending');
-      });
+      sort.mark();
     }
 
+    table.appendChild(el('thead', null, head));
+    table.appendChild(body);
+    render();
+    return table;
+  }
+
+  // The header row of a sortable table: one button per column (a second
+  // click on the sorted column reverses it, a first click sorts in the
+  // column's first-click direction), then render(). compare(a, b) orders two
+  // rows by the sorted column, missing (null) values last either way; mark()
+  // sets aria-sort on the headers.
+  function sortHeader(head, columns, firstAscending, render) {
+    let sortColumn = 0;
+    let ascending = firstAscending;
     columns.forEach((c, i) => {
       const button = el('button', {type: 'button', title: c.title || null},
                         c.label);
@@ -164,10 +164,24 @@
       });
       head.appendChild(el('th', {class: c.numeric ? 'num' : null}, button));
     });
-    table.appendChild(el('thead', null, head));
-    table.appendChild(body);
-    render();
-    return table;
+    return {
+      compare(a, b) {
+        const col = columns[sortColumn];
+        const x = col.value(a);
+        const y = col.value(b);
+        if (x === null && y === null) return 0;
+        if (x === null) return 1;
+        if (y === null) return -1;
+        const c = x < y ? -1 : x > y ? 1 : 0;
+        return ascending ? c : -c;
+      },
+      mark() {
+        head.querySelectorAll('th').forEach((th, i) => {
+          th.setAttribute('aria-sort', i !== sortColumn ? 'none'
+                                       : ascending ? 'ascending' : 'descending');
+        });
+      },
+    };
   }
 
   // ---- header -------------------------------------------------------------
@@ -357,18 +371,7 @@
     });
     const table = el('table', {id: 'causal-table', class: 'sortable grouped'});
     const head = el('tr');
-    let sortColumn = 0;
-    let ascending = true;
-
-    function compare(col, a, b) {
-      const x = col.value(a);
-      const y = col.value(b);
-      if (x === null && y === null) return 0;
-      if (x === null) return 1;  // missing values last either way
-      if (y === null) return -1;
-      const c = x < y ? -1 : x > y ? 1 : 0;
-      return ascending ? c : -c;
-    }
+    const sort = sortHeader(head, columns, true, render);
 
     function impactRow(tr, l) {
       tr.append(el('td', {class: 'num'}, impactCell(l)),
@@ -438,35 +441,17 @@
     });
 
     function render() {
-      const col = columns[sortColumn];
       const sorted = bodies.slice().sort(
-        (a, b) => compare(col, a._group.row, b._group.row));
+        (a, b) => sort.compare(a._group.row, b._group.row));
       for (const b of sorted) {
         b._children.slice()
-          .sort((x, y) => compare(col, x._line, y._line))
+          .sort((x, y) => sort.compare(x._line, y._line))
           .forEach(c => b.appendChild(c));
         table.appendChild(b);  // moves it to the end, in the sorted order
       }
-      head.querySelectorAll('th').forEach((th, i) => {
-        th.setAttribute('aria-sort', i !== sortColumn ? 'none'
-                                     : ascending ? 'ascending' : 'descending');
-      });
+      sort.mark();
     }
 
-    columns.forEach((c, i) => {
-      const button = el('button', {type: 'button', title: c.title || null},
-                        c.label);
-      button.addEventListener('click', () => {
-        if (sortColumn === i) {
-          ascending = !ascending;
-        } else {
-          sortColumn = i;
-          ascending = !c.descending;
-        }
-        render();
-      });
-      head.appendChild(el('th', {class: c.numeric ? 'num' : null}, button));
-    });
     table.appendChild(el('thead', null, head));
     render();
     return table;
@@ -507,9 +492,9 @@
 
   function predictionsText(point, l) {
     if (l.impact === null) return null;
-    const parts = l.predictions.map(([s, v, lo, hi]) =>
-      (s * 100).toFixed(0) + '% → ' + signedPct(v, 1) + ' [' +
-      signedPct(lo, 1) + ', ' + signedPct(hi, 1) + ']');
+    const parts = l.predictions.map(p =>
+      (p.line_speedup * 100).toFixed(0) + '% → ' + signedPct(p.value, 1) +
+      ' [' + signedPct(p.low, 1) + ', ' + signedPct(p.high, 1) + ']');
     return 'Predicted ' + effectWord(point) + ' if this line gets faster by ' +
            parts.join('; ') + '.';
   }
