@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "planner/fdr.h"
+
 namespace andweorc::planner {
 
 const char* state_name(ConvergenceState s) {
@@ -68,18 +70,34 @@ void ConvergenceTracker::update() {
     auto judged = [&](const SlopeEstimate& e) {
       return e.valid && e.blocks >= opt.min_blocks;  // R1
     };
-    // R2: significant first, then by impact; ties by name (map order).
-    const std::string* leader = nullptr;
+    // R2's "significant": above 0 and a Benjamini-Hochberg q-value <=
+    // 1 - level among the point's judged regions (the report's rule,
+    // experiments/ranking.h).
+    std::vector<const std::string*> tested;
+    std::vector<double> p;
     for (const auto& [region, e] : est) {
       if (!judged(e)) continue;
+      tested.push_back(&region);
+      p.push_back(two_sided_p(e.slope, e.se, e.blocks - 1));
+    }
+    std::vector<double> q = bh_q_values(p);
+    std::map<std::string, bool> sig;
+    for (size_t i = 0; i < tested.size(); ++i) {
+      const SlopeEstimate& e = est[*tested[i]];
+      sig[*tested[i]] = e.low > 0 && q[i] <= 1 - opt.level;
+    }
+    // R2: significant first, then by impact; ties by name (map order).
+    const std::string* leader = nullptr;
+    for (const std::string* region : tested) {
+      const SlopeEstimate& e = est[*region];
       if (leader == nullptr) {
-        leader = &region;
+        leader = region;
         continue;
       }
       const SlopeEstimate& l = est[*leader];
-      if (std::make_tuple(e.low > 0, e.slope) >
-          std::make_tuple(l.low > 0, l.slope))
-        leader = &region;
+      if (std::make_tuple(sig[*region], e.slope) >
+          std::make_tuple(sig[*leader], l.slope))
+        leader = region;
     }
     std::string leader_name = leader ? *leader : std::string();
     if (leader_name != ps.leader) {
@@ -87,7 +105,7 @@ void ConvergenceTracker::update() {
       ps.leader_since = experiments_;
     }
     const SlopeEstimate* lead = leader ? &est[*leader] : nullptr;
-    bool significant = lead != nullptr && lead->low > 0;
+    bool significant = lead != nullptr && sig[leader_name];
     bool flat = true, resolved = true;
     for (const auto& [region, e] : est) {
       bool j = judged(e);

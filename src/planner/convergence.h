@@ -5,7 +5,9 @@
 // from the paired-block estimates of paired_blocks.h:
 //  R1 a region is judged once it has min_blocks blocks;
 //  R2 the leader is the judged region ranked first: significant (interval
-//     above 0) before not, then by impact (the report's ranking rule);
+//     above 0 and Benjamini-Hochberg q-value <= 1 - level among the point's
+//     judged regions, fdr.h) before not, then by impact (the report's
+//     ranking rule);
 //  R3 a judged region leaves play when its interval lies below
 //     useful_impact (it cannot matter) or below the leader's interval (it
 //     cannot overtake it); an unjudged region is in play;
