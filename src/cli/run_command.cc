@@ -270,7 +270,9 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   prof.settings.end_to_end = o.end_to_end;
   prof.settings.experiment_time_s = double(*experiment_ns) / 1e9;
   prof.settings.seed = o.seed;
-  prof.settings.granularity = o.granularity;
+  // auto: each experiment records its granularity; the finest is "line".
+  prof.settings.coarse_to_fine = o.granularity == "auto";
+  prof.settings.granularity = o.granularity == "auto" ? "line" : o.granularity;
   symbols::Symbolizer symbolizer;
   ingest::build_profile(processes, {o.binary_scope, o.source_scope}, symbolizer,
                         &prof);
@@ -385,8 +387,9 @@ CommandRunner add_run_command(CLI::App& app,
   cmd->add_option("--seed", o->seed, "Random seed for choosing experiments")
       ->group(causal);
   cmd->add_option("--granularity", o->granularity,
-                  "Speed up a single line or a whole function")
-      ->check(CLI::IsMember({"line", "function"}))
+                  "Speed up a single line or a whole function; auto: "
+                  "functions first, then the lines of those that can matter")
+      ->check(CLI::IsMember({"line", "function", "auto"}))
       ->capture_default_str()
       ->group(causal);
   cmd->add_option("--delay-mode", o->delay_mode,
