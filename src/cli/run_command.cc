@@ -388,7 +388,7 @@ CommandRunner add_run_command(CLI::App& app,
       ->group(causal);
   cmd->add_option("--granularity", o->granularity,
                   "Speed up a single line or a whole function; auto: "
-                  "functions first, then the lines of those that can matter")
+                  "functions first, then the lines of those found significant")
       ->check(CLI::IsMember({"line", "function", "auto"}))
       ->capture_default_str()
       ->group(causal);

@@ -55,6 +55,11 @@ bool ConvergenceTracker::in_play(const std::string& region) const {
   return it == region_in_play_.end() || it->second;
 }
 
+bool ConvergenceTracker::significant(const std::string& region) const {
+  auto it = region_significant_.find(region);
+  return it != region_significant_.end() && it->second;
+}
+
 int ConvergenceTracker::blocks(const std::string& region) const {
   auto it = region_blocks_.find(region);
   return it == region_blocks_.end() ? 0 : it->second;
@@ -66,6 +71,7 @@ void ConvergenceTracker::update() {
   s.experiments = experiments_;
   for (const auto& [region, n] : region_blocks_) s.blocks += n;
   region_in_play_.clear();
+  region_significant_.clear();
   for (const auto& [region, n] : region_blocks_)
     region_in_play_[region] = false;
   bool all_flat = true, all_settled = true, any_point = false;
@@ -96,6 +102,7 @@ void ConvergenceTracker::update() {
       const SlopeEstimate& e = est[*tested[i]];
       sig[*tested[i]] = e.low > 0 && q[i] <= 1 - opt.level;
       q_of[*tested[i]] = q[i];
+      if (sig[*tested[i]]) region_significant_[*tested[i]] = true;
     }
     // R2-R5 per tier (R7): a function and the lines inside it are not
     // rivals (the function's impact holds its lines'), so each tier has its

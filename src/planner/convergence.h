@@ -74,6 +74,8 @@ class ConvergenceTracker {
   const ConvergenceOptions& options() const { return options_; }
   // Regions never seen are in play.
   bool in_play(const std::string& region) const;
+  // Judged and significant (R2's test) for some point.
+  bool significant(const std::string& region) const;
   int blocks(const std::string& region) const;
 
  private:
@@ -95,6 +97,7 @@ class ConvergenceTracker {
   std::map<PointKey, PointState> points_;
   std::map<std::string, int> region_blocks_;
   std::map<std::string, bool> region_in_play_;
+  std::map<std::string, bool> region_significant_;
   int experiments_ = 0;
   ConvergenceStatus status_;
 };

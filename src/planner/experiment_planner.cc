@@ -54,11 +54,11 @@ std::optional<Plan> ExperimentPlanner::next(
     return t;
   };
   std::vector<const Candidate*> c = top(false);
-  // P6: the lines of the top-tier candidates that are judged and in play.
+  // P6: the lines of the top-tier candidates that are significant (so
+  // judged) and in play.
   std::set<std::string> open;
   for (const Candidate* k : c)
-    if (tracker_.blocks(k->region) >= options_.convergence.min_blocks &&
-        tracker_.in_play(k->region))
+    if (tracker_.significant(k->region) && tracker_.in_play(k->region))
       open.insert(k->region);
   for (const Candidate* k : top(true))
     if (std::any_of(k->parents.begin(), k->parents.end(),

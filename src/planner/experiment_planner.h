@@ -23,12 +23,13 @@
 //  P6 coarse to fine (--granularity auto): a candidate with parents (a line,
 //     its parents the functions whose code holds it) is a candidate only
 //     once one of its parents is (P3 among the candidates without parents)
-//     and is judged (convergence.h R1) and in play (R3); P3's share and cap
-//     apply to the two tiers separately, with the same total. So the first
-//     blocks go to the functions, and the lines of the functions that can
-//     still matter join as soon as those are judged; the lines of functions
-//     out of play get no more blocks. Candidates without parents (line or
-//     function granularity) are planned exactly as before.
+//     and is significant (convergence.h R2, FDR-controlled) and in play
+//     (R3); P3's share and cap apply to the two tiers separately, with the
+//     same total. So the blocks go to the functions until one is known to
+//     matter, and only its lines then share them; lines of functions that
+//     are not significant (yet) or out of play get no blocks. Candidates
+//     without parents (line or function granularity) are planned exactly
+//     as before.
 #ifndef ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
 #define ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
 
