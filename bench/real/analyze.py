@@ -10,7 +10,7 @@
   analyze.py top REPORT.json [N]
       prints the top N (default 3) lines of the first throughput point of
       `andweorc report --format json` output, one per line:
-      FILE:LINE<TAB>FUNCTION<TAB>IMPACT [LOW, HIGH]<TAB>VERDICT
+      FILE:LINE<TAB>FUNCTION<TAB>IMPACT [LOW, HIGH]<TAB>VERDICT<TAB>GRANULARITY
   analyze.py significant REPORT.json
       prints how many lines are significant (first throughput point)
   analyze.py region FOLDED PROFILE.json FUNCTION
@@ -74,7 +74,7 @@ def main():
         for m in lines[:n]:
             print(f"{short(m['file'])}:{m['line']}\t{m.get('function', '')[:40]}\t"
                   f"{fmt(m.get('impact'))} [{fmt(m.get('ci_low'))}, {fmt(m.get('ci_high'))}]"
-                  f" n={m.get('experiments')}\t{m.get('verdict')}")
+                  f" n={m.get('experiments')}\t{m.get('verdict')}\t{m.get('granularity', 'line')}")
     elif cmd == "significant":
         p = first_point(load(sys.argv[2]))
         print(sum(1 for m in p.get("lines", []) if m.get("significant")))

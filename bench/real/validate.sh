@@ -22,6 +22,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
 source "$here/programs.sh"
+source "$here/summarize.sh"
 PROFILE_SECONDS=${PROFILE_SECONDS:-60}
 REPS=${REPS:-3}
 STAMP=$(date -u +%Y%m%d-%H%M%S)
@@ -39,31 +40,10 @@ validate() {
     for r in 1 2; do
       local l0; l0=$(load)
       "long_$prog" "$dir/run$r.json" "$PROFILE_SECONDS"
-      "$ANDWEORC" report "$dir/run$r.json" --format json >"$dir/run$r.report.json" 2>"$dir/run$r.err" ||
-        { echo "run $r: no profile (see $dir/run$r.err)"; continue; }
-      echo "-- run $r: ${PROFILE_SECONDS}s, experiment time $(python3 "$here/analyze.py" experiment-time "$dir/run$r.json") s," \
-        "experiments $(jq '.experiments | length' "$dir/run$r.json"), significant lines" \
-        "$(python3 "$here/analyze.py" significant "$dir/run$r.report.json"); before: $l0; after: $(load)"
-      # Time to the first significant region: the analysis of the first
-      # T seconds of experiments, T = 5, 10, ...
-      local t first=none
-      for ((t = 5; t <= PROFILE_SECONDS; t += 5)); do
-        python3 "$here/analyze.py" truncate "$dir/run$r.json" "$t" "$dir/cut.json"
-        "$ANDWEORC" report "$dir/cut.json" --format json >"$dir/cut.report.json" 2>/dev/null || continue
-        if [ "$(python3 "$here/analyze.py" significant "$dir/cut.report.json")" -gt 0 ]; then first="${t}s"; break; fi
-      done
-      rm -f "$dir/cut.json" "$dir/cut.report.json"
-      echo "   first significant region after: $first of experiment time"
-      python3 "$here/analyze.py" top "$dir/run$r.report.json" 3 >"$dir/top$r.txt"
-      sed 's/^/   /' "$dir/top$r.txt"
+      echo "-- run $r: ${PROFILE_SECONDS}s; before: $l0; after: $(load)"
+      summarize_run "$dir" "$r"
     done
-    if [ -s "$dir/top1.txt" ] && [ -s "$dir/top2.txt" ]; then
-      if diff <(cut -f1 "$dir/top1.txt" | sort) <(cut -f1 "$dir/top2.txt" | sort) >/dev/null; then
-        echo "-- top 3 agree as a set: yes"
-      else
-        echo "-- top 3 agree as a set: no (common: $(comm -12 <(cut -f1 "$dir/top1.txt" | sort) <(cut -f1 "$dir/top2.txt" | sort) | tr '\n' ' '))"
-      fi
-    fi
+    compare_tops "$dir"
   fi
 
   if [ "${SKIP_OVERHEAD:-0}" != 1 ]; then

@@ -217,8 +217,9 @@ CommandRunner add_run_command(CLI::App& app,
   cmd->add_option("--seed", o->seed, "Random seed for choosing experiments")
       ->group(causal);
   cmd->add_option("--granularity", o->granularity,
-                  "Speed up a single line or a whole function")
-      ->check(CLI::IsMember({"line", "function"}))
+                  "Speed up a single line or a whole function; auto: "
+                  "functions first, then the lines of those found significant")
+      ->check(CLI::IsMember({"line", "function", "auto"}))
       ->capture_default_str()
       ->group(causal);
   cmd->add_option("--delay-mode", o->delay_mode,

@@ -50,7 +50,9 @@ profile::Profile profile_of_run(const RunOptions& o,
   prof.settings.end_to_end = o.end_to_end;
   prof.settings.experiment_time_s = double(settings.experiment_ns) / 1e9;
   prof.settings.seed = o.seed;
-  prof.settings.granularity = o.granularity;
+  // auto: each experiment records its granularity; the finest is "line".
+  prof.settings.coarse_to_fine = o.granularity == "auto";
+  prof.settings.granularity = o.granularity == "auto" ? "line" : o.granularity;
   symbols::Symbolizer symbolizer;
   ingest::build_profile(raw, {o.binary_scope, o.source_scope}, symbolizer,
                         &prof);

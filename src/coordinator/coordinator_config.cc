@@ -45,6 +45,7 @@ CoordinatorConfig config_from_environment() {
   c.cooloff_ns = env_u64("ANDWEORC_COOLOFF_NS", c.cooloff_ns);
   c.seed = env_u64("ANDWEORC_SEED", 0);
   c.function_granularity = env("ANDWEORC_GRANULARITY") == "function";
+  c.auto_granularity = env("ANDWEORC_GRANULARITY") == "auto";
   c.period_ns = env_u64("ANDWEORC_SAMPLE_PERIOD_NS", c.period_ns);
   return c;
 }

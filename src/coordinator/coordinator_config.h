@@ -21,7 +21,10 @@ struct CoordinatorConfig {
   uint64_t cooloff_ns = 10000000;         // ANDWEORC_COOLOFF_NS
   uint64_t seed = 0;                      // ANDWEORC_SEED (0: from the clock)
   bool function_granularity = false;      // ANDWEORC_GRANULARITY=function
-  uint64_t period_ns = 1000000;           // ANDWEORC_SAMPLE_PERIOD_NS
+  // ANDWEORC_GRANULARITY=auto: functions first, then the lines of those
+  // still in play (experiment_planner.h, P6).
+  bool auto_granularity = false;
+  uint64_t period_ns = 1000000;  // ANDWEORC_SAMPLE_PERIOD_NS
 };
 
 CoordinatorConfig config_from_environment();

@@ -24,6 +24,11 @@ constexpr const char* kEndToEndPoint = "end-to-end";
 // 30% of them are 0% baselines.
 constexpr int kZeroSpeedupPercent = 30;
 
+// Whether the region key names a function (region_key()).
+bool is_function_key(const std::string& key) {
+  return key.rfind("function\t", 0) == 0;
+}
+
 void append(std::string& buf, const void* p, size_t n) {
   buf.append(static_cast<const char*>(p), n);
 }
@@ -71,8 +76,9 @@ planner::PlannerOptions ExperimentRunner::planner_options(
   return o;
 }
 
-std::string ExperimentRunner::region_key(uint32_t selection) const {
-  if (config_.function_granularity) {
+std::string ExperimentRunner::region_key(uint32_t selection,
+                                         bool by_function) const {
+  if (by_function) {
     const FunctionInfo& f = catalog_.function(selection);
     return "function\t" + f.name + "\t" + catalog_.line(f.first_line).file;
   }
@@ -80,8 +86,39 @@ std::string ExperimentRunner::region_key(uint32_t selection) const {
   return "line\t" + l.file + "\t" + std::to_string(l.line);
 }
 
+const std::vector<std::vector<uint32_t>>& ExperimentRunner::line_functions() {
+  if (line_functions_.empty()) {
+    line_functions_.resize(catalog_.size());
+    const runtime::AddressTable& t = *catalog_.table();
+    for (size_t i = 0; i < t.range_count; ++i) {
+      const runtime::AddressRange& r = t.ranges[i];
+      if (r.line >= line_functions_.size()) continue;
+      std::vector<uint32_t>& f = line_functions_[r.line];
+      if (std::find(f.begin(), f.end(), r.function) == f.end())
+        f.push_back(r.function);
+    }
+  }
+  return line_functions_;
+}
+
 std::vector<planner::Candidate> ExperimentRunner::candidates() {
-  bool by_function = config_.function_granularity;
+  // --fixed-line names lines: auto plans them as lines.
+  if (!config_.auto_granularity || !fixed_lines_.empty())
+    return tier(config_.function_granularity);
+  std::vector<planner::Candidate> out = tier(true);
+  std::vector<planner::Candidate> lines = tier(false);
+  const auto& lf = line_functions();
+  for (planner::Candidate& c : lines) {
+    uint32_t id = region_ids_[c.region];
+    if (id < lf.size())
+      for (uint32_t f : lf[id]) c.parents.push_back(region_key(f, true));
+    // A line with no function is a top-tier region of its own.
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::vector<planner::Candidate> ExperimentRunner::tier(bool by_function) {
   std::vector<uint32_t> ids;
   if (!fixed_lines_.empty()) {
     // With --granularity function, --fixed-line names a line of the function.
@@ -110,7 +147,7 @@ std::vector<planner::Candidate> ExperimentRunner::candidates() {
         by_function ? catalog_.function_samples(id) : catalog_.line_samples(id);
     // A fixed line is a candidate before it has samples.
     if (!fixed_lines_.empty()) s += 1;
-    std::string key = region_key(id);
+    std::string key = region_key(id, by_function);
     planner::Candidate& c = by_key[key];
     c.region = key;
     c.samples += s;
@@ -124,8 +161,11 @@ std::vector<planner::Candidate> ExperimentRunner::candidates() {
   return out;
 }
 
-bool ExperimentRunner::choose_by_samples(uint32_t* id) {
-  std::vector<planner::Candidate> c = candidates();
+bool ExperimentRunner::choose_by_samples(uint32_t* id, bool* by_function) {
+  // Auto: the top tier (each sample is in one of its regions).
+  std::vector<planner::Candidate> c;
+  for (planner::Candidate& k : candidates())
+    if (k.parents.empty()) c.push_back(std::move(k));
   uint64_t total = 0;
   for (const auto& k : c) total += k.samples;
   if (total == 0) return false;
@@ -133,6 +173,7 @@ bool ExperimentRunner::choose_by_samples(uint32_t* id) {
   for (const auto& k : c) {
     if (pick < k.samples) {
       *id = region_ids_[k.region];
+      *by_function = is_function_key(k.region);
       return true;
     }
     pick -= k.samples;
@@ -152,11 +193,10 @@ bool ExperimentRunner::sleep_unless_stopped(uint64_t ns, const bool* stop) {
   return false;
 }
 
-void ExperimentRunner::record(uint32_t selection, int speedup, uint64_t start,
-                              uint64_t end, uint64_t delay, uint64_t hits,
-                              const PointSnapshot& before,
+void ExperimentRunner::record(uint32_t selection, bool by_function, int speedup,
+                              uint64_t start, uint64_t end, uint64_t delay,
+                              uint64_t hits, const PointSnapshot& before,
                               const PointSnapshot& after, bool end_to_end) {
-  bool by_function = config_.function_granularity;
   const LineInfo& info = catalog_.line(
       by_function ? catalog_.function(selection).first_line : selection);
   const std::string& function =
@@ -198,7 +238,7 @@ void ExperimentRunner::record(uint32_t selection, int speedup, uint64_t start,
   h.delay_ns = delay;
   h.selected_samples = hits;
   h.speedup_pct = uint32_t(speedup);
-  h.granularity = config_.function_granularity ? 1 : 0;
+  h.granularity = by_function ? 1 : 0;
   h.line = uint32_t(info.line);
   h.npoints = npoints;
   h.file_len = uint32_t(info.file.size());
@@ -216,24 +256,31 @@ void ExperimentRunner::record(uint32_t selection, int speedup, uint64_t start,
 std::string ExperimentRunner::run_end_to_end(const bool* stop) {
   // Let samples accumulate so the line is chosen by its real weight.
   uint32_t sel = 0;
-  while (!choose_by_samples(&sel))
+  bool by_function = false;
+  while (!choose_by_samples(&sel, &by_function))
     if (!sleep_unless_stopped(20000000, stop)) return "";
   // One experiment per run: with a fixed speed-up, some runs must still be
   // 0% baselines, chosen at random since runs do not know of each other.
   int speedup = int(rng_() % 100) < kZeroSpeedupPercent ? 0
                 : config_.fixed_speedup >= 0            ? config_.fixed_speedup
                                              : 5 * int(1 + rng_() % 20);
-  Running r = begin(sel, speedup);
+  Running r = begin(sel, by_function, speedup);
   while (sleep_unless_stopped(1000000000, stop)) {
   }
   finish(r, /*end_to_end=*/true);
   return "";
 }
 
-ExperimentRunner::Running ExperimentRunner::begin(uint32_t sel, int speedup) {
-  Running r{sel, speedup, snapshot_points(), runtime::monotonic_ns(),
+ExperimentRunner::Running ExperimentRunner::begin(uint32_t sel,
+                                                  bool by_function,
+                                                  int speedup) {
+  Running r{sel,
+            by_function,
+            speedup,
+            snapshot_points(),
+            runtime::monotonic_ns(),
             engine_.global()};
-  runtime::set_selection(int32_t(sel), config_.function_granularity
+  runtime::set_selection(int32_t(sel), by_function
                                            ? runtime::Granularity::kFunction
                                            : runtime::Granularity::kLine);
   engine_.start_experiment(config_.period_ns * uint64_t(speedup) / 100);
@@ -248,10 +295,10 @@ planner::Observation ExperimentRunner::finish(const Running& r, bool end_to_end,
   uint64_t end = runtime::monotonic_ns(), delay = engine_.global() - r.g0;
   PointSnapshot after = snapshot_points();
   if (keep)
-    record(r.selection, r.speedup, r.start, end, delay, hits, r.before, after,
-           end_to_end);
+    record(r.selection, r.by_function, r.speedup, r.start, end, delay, hits,
+           r.before, after, end_to_end);
   planner::Observation o;
-  o.region = region_key(r.selection);
+  o.region = region_key(r.selection, r.by_function);
   o.stream = int(getpid());
   o.speedup_pct = r.speedup;
   o.virtual_s = (double(end - r.start) - double(delay)) / 1e9;
@@ -304,7 +351,8 @@ int ExperimentRunner::run_planned(planner::ExperimentPlanner* planner,
       if (!sleep_unless_stopped(20000000, stop)) break;
       continue;
     }
-    Running r = begin(region_ids_[plan->region], plan->speedup_pct);
+    Running r = begin(region_ids_[plan->region], is_function_key(plan->region),
+                      plan->speedup_pct);
     bool completed = sleep_unless_stopped(plan->length_ns, stop);
     // Cut short by exit: not a valid measurement, not recorded.
     planner::Observation o = finish(r, /*end_to_end=*/false, completed);

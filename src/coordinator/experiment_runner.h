@@ -45,42 +45,52 @@ class ExperimentRunner {
   // The planner's settings for this configuration (levels, lengths, fixed
   // speed-up).
   static planner::PlannerOptions planner_options(const CoordinatorConfig& c);
-  // The region key the planner and the analysis share for a selection.
-  std::string region_key(uint32_t selection) const;
+  // The region key the planner and the analysis share for a selection (a
+  // function id when by_function, else a line id).
+  std::string region_key(uint32_t selection, bool by_function) const;
 
  private:
   // The candidates of the planner's P3: every sampled line (or function),
-  // or only the --fixed-line ones; fills region_ids_.
+  // or only the --fixed-line ones; with --granularity auto, the sampled
+  // functions and the sampled lines with their functions as parents (P6).
+  // Fills region_ids_.
   std::vector<planner::Candidate> candidates();
+  std::vector<planner::Candidate> tier(bool by_function);
+  // Auto: the function ids whose code holds each line id (from the address
+  // table; a line inlined into several functions has several).
+  const std::vector<std::vector<uint32_t>>& line_functions();
 
   // One experiment from start to end: begin() selects and starts inserting
   // delays; finish() stops, and records it when `keep`.
   struct Running {
     uint32_t selection;
+    bool by_function;  // selection is a function id
     int speedup;
     PointSnapshot before;
     uint64_t start;
     uint64_t g0;  // global delay count at the start
   };
-  Running begin(uint32_t selection, int speedup);
+  Running begin(uint32_t selection, bool by_function, int speedup);
   // Returns what the experiment measured, as the planner sees it.
   planner::Observation finish(const Running& r, bool end_to_end,
                               bool keep = true);
   // Sleeps up to ns in short slices; false if asked to stop meanwhile.
   bool sleep_unless_stopped(uint64_t ns, const bool* stop);
-  void record(uint32_t selection, int speedup, uint64_t start, uint64_t end,
-              uint64_t delay, uint64_t hits, const PointSnapshot& before,
-              const PointSnapshot& after, bool end_to_end);
+  void record(uint32_t selection, bool by_function, int speedup, uint64_t start,
+              uint64_t end, uint64_t delay, uint64_t hits,
+              const PointSnapshot& before, const PointSnapshot& after,
+              bool end_to_end);
   std::string run_end_to_end(const bool* stop);
   // In proportion to samples (end-to-end runs: one experiment per run).
-  bool choose_by_samples(uint32_t* id);
+  bool choose_by_samples(uint32_t* id, bool* by_function);
 
   const CoordinatorConfig& config_;
   const LineCatalog& catalog_;
   runtime::DelayEngine& engine_;
   std::mt19937_64 rng_;
   std::vector<uint32_t> fixed_lines_;
-  std::map<std::string, uint32_t> region_ids_;  // key -> selection
+  std::map<std::string, uint32_t> region_ids_;         // key -> selection
+  std::vector<std::vector<uint32_t>> line_functions_;  // see line_functions()
 };
 
 }  // namespace andweorc::coordinator

@@ -373,6 +373,7 @@ Analysis analyze(const Profile& p, const AnalysisOptions& options) {
           analyze_group(g, key, pooled_zeros, s.baseline, p,
                         it == blocks.end() ? no_blocks : it->second, options));
     }
+    control_fdr(&impacts);
     rank_impacts(&impacts);
     for (LineImpact& m : impacts) a.impacts.push_back(std::move(m));
     a.points.push_back(std::move(s));

@@ -49,8 +49,9 @@ namespace andweorc::experiments {
 
 // Ordered from best to worst class; ranking.h sorts by it first.
 enum class Verdict {
-  kSignificant,     // the 95% interval excludes 0, enough sped-up experiments
-  kNotSignificant,  // fitted, but the interval includes 0
+  kSignificant,     // survives FDR control (q <= 1 - level), enough
+                    // sped-up experiments (ranking.h)
+  kNotSignificant,  // tested, but q > 1 - level
   kNotEnoughData,   // too few experiments to fit or to trust: run longer
   kNoSamples,       // the line was never sampled while sped up
   kNeverReached,    // the progress point was never reached in its experiments
@@ -101,6 +102,16 @@ struct LineImpact {
   // The points the regression saw, 0% ones first (plots show them); empty
   // when there was no reference to measure against.
   std::vector<FitPoint> points;
+
+  // Multiplicity control (ranking.h, planner/fdr.h), for the lines tested
+  // (fitted, enough sped-up experiments); 1 / 0 for the others.
+  double p_value = 1;  // two-sided, of "impact = 0"
+  double q_value = 1;  // Benjamini-Hochberg, over the point's tested lines
+  // Significant lines only (else fcr_level = 0): the Benjamini-Yekutieli
+  // false-coverage-rate interval, at level 1 - R (1 - level) / m.
+  double fcr_level = 0;
+  double fcr_low = 0;
+  double fcr_high = 0;
 
   Verdict verdict = Verdict::kNotEnoughData;
   bool significant = false;

@@ -30,6 +30,7 @@ profile::Convergence to_profile(const planner::ConvergenceStatus& s,
     c.impact = s.leader_estimate.slope;
     c.ci_low = s.leader_estimate.low;
     c.ci_high = s.leader_estimate.high;
+    c.q_value = s.leader_q;
   }
   c.stable_for = s.stable_for;
   c.useful_impact = options.useful_impact;

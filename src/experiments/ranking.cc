@@ -6,14 +6,18 @@
 #include <algorithm>
 #include <tuple>
 
+#include "planner/fdr.h"
+#include "statistics/statistics.h"
+
 namespace andweorc::experiments {
 
 std::string ranking_rule(int k) {
   return fmt::format(
-      "Lines are ranked by impact: first the significant ones (95% interval "
-      "excludes 0, at least {} experiments with a speed-up), largest impact "
-      "first; then those that are not significant; then those without enough "
-      "data.",
+      "Lines are ranked by impact: first the significant ones (at least {} "
+      "experiments with a speed-up, and the impact differs from 0 at a 5% "
+      "false-discovery rate: Benjamini-Hochberg q-value <= 0.05 among the "
+      "point's tested lines), largest impact first; then those that are not "
+      "significant; then those without enough data.",
       k);
 }
 
@@ -47,6 +51,45 @@ void classify(LineImpact* m, int k, bool reached, bool sampled) {
   }
   m->significant = m->verdict == Verdict::kSignificant;
   m->verdict_text = std::string(verdict_text(m->verdict));
+}
+
+void control_fdr(std::vector<LineImpact>* impacts) {
+  std::vector<LineImpact*> tested;
+  std::vector<double> p;
+  for (LineImpact& m : *impacts) {
+    m.p_value = 1;
+    m.q_value = 1;
+    m.fcr_level = 0;
+    if (m.verdict != Verdict::kSignificant &&
+        m.verdict != Verdict::kNotSignificant)
+      continue;
+    m.p_value = planner::two_sided_p(m.slope, m.slope_se, m.dof);
+    tested.push_back(&m);
+    p.push_back(m.p_value);
+  }
+  std::vector<double> q = planner::bh_q_values(p);
+  int selected = 0;
+  for (size_t i = 0; i < tested.size(); ++i) {
+    LineImpact& m = *tested[i];
+    m.q_value = q[i];
+    // The raw interval must exclude 0 too: with a degenerate fit (se = 0,
+    // p = 0) the two could disagree, and a line whose own interval covers 0
+    // is never called significant.
+    bool keep = m.verdict == Verdict::kSignificant && q[i] <= 1 - m.level;
+    m.verdict = keep ? Verdict::kSignificant : Verdict::kNotSignificant;
+    m.significant = keep;
+    m.verdict_text = std::string(verdict_text(m.verdict));
+    selected += keep;
+  }
+  int m_tested = static_cast<int>(tested.size());
+  for (LineImpact* m : tested) {
+    if (!m->significant) continue;
+    m->fcr_level = planner::fcr_level(selected, m_tested, 1 - m->level);
+    double t =
+        m->dof > 0 ? student_t_quantile(0.5 + m->fcr_level / 2, m->dof) : 0;
+    m->fcr_low = m->slope - t * m->slope_se;
+    m->fcr_high = m->slope + t * m->slope_se;
+  }
 }
 
 bool ranks_before(const LineImpact& a, const LineImpact& b) {

@@ -1,8 +1,14 @@
 // ranking.h: the order in which lines are reported, and their verdicts.
 //
-// Contract: the ranking rule, stated once (kRankingRule) and applied here:
-//   1. significant lines (the interval of the impact excludes 0 and at least
-//      K experiments sped the line up), by impact, largest first;
+// Contract: the ranking rule, stated once (ranking_rule()) and applied here:
+//   0. the lines tested are those of one progress point that have a fit and
+//      at least K experiments that sped them up (m of them); each gets the
+//      two-sided p-value of "impact = 0" and its Benjamini-Hochberg q-value
+//      over the m (planner/fdr.h);
+//   1. significant lines (q-value <= 1 - level, i.e. they survive a 5%
+//      false-discovery rate among the m; their 95% interval then excludes 0
+//      too), by impact, largest first. Their reported false-coverage-rate
+//      interval is at level 1 - R (1 - level) / m, R of them significant;
 //   2. then fitted lines that are not significant, by impact, largest first;
 //   3. then lines without enough data, most sped-up experiments first;
 //   4. then lines never sampled while sped up, then lines whose experiments
@@ -23,11 +29,19 @@ namespace andweorc::experiments {
 // One sentence for reports; K is filled in.
 std::string ranking_rule(int min_speedup_experiments);
 
-// Sets verdict, significant and verdict_text from the fit and the counts.
-// `reached` is false when no experiment of the line reached the point;
-// `sampled` is false when every sped-up experiment had 0 selected samples.
+// Sets verdict, significant and verdict_text from the fit and the counts,
+// for the line alone (its raw interval at its level); control_fdr() then
+// decides among the lines of a point. `reached` is false when no
+// experiment of the line reached the point; `sampled` is false when every
+// sped-up experiment had 0 selected samples.
 void classify(LineImpact* impact, int min_speedup_experiments, bool reached,
               bool sampled);
+
+// Rule 0 and 1 over the classified lines of ONE progress point: sets
+// p_value, q_value and the FCR interval, and keeps kSignificant only for
+// the lines whose q-value is <= 1 - level (the others become
+// kNotSignificant).
+void control_fdr(std::vector<LineImpact>* impacts);
 
 // The plain-words text of a verdict.
 std::string_view verdict_text(Verdict v);

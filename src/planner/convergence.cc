@@ -4,7 +4,18 @@
 #include <algorithm>
 #include <tuple>
 
+#include "planner/fdr.h"
+
 namespace andweorc::planner {
+namespace {
+
+// R7's tier of a region key: 1 for a function ("function\t..."), 0 for
+// anything else (lines, and the tests' plain names).
+int tier(const std::string& region) {
+  return region.rfind("function\t", 0) == 0 ? 1 : 0;
+}
+
+}  // namespace
 
 const char* state_name(ConvergenceState s) {
   switch (s) {
@@ -44,6 +55,11 @@ bool ConvergenceTracker::in_play(const std::string& region) const {
   return it == region_in_play_.end() || it->second;
 }
 
+bool ConvergenceTracker::significant(const std::string& region) const {
+  auto it = region_significant_.find(region);
+  return it != region_significant_.end() && it->second;
+}
+
 int ConvergenceTracker::blocks(const std::string& region) const {
   auto it = region_blocks_.find(region);
   return it == region_blocks_.end() ? 0 : it->second;
@@ -55,6 +71,7 @@ void ConvergenceTracker::update() {
   s.experiments = experiments_;
   for (const auto& [region, n] : region_blocks_) s.blocks += n;
   region_in_play_.clear();
+  region_significant_.clear();
   for (const auto& [region, n] : region_blocks_)
     region_in_play_[region] = false;
   bool all_flat = true, all_settled = true, any_point = false;
@@ -68,54 +85,94 @@ void ConvergenceTracker::update() {
     auto judged = [&](const SlopeEstimate& e) {
       return e.valid && e.blocks >= opt.min_blocks;  // R1
     };
-    // R2: significant first, then by impact; ties by name (map order).
-    const std::string* leader = nullptr;
+    // R2's "significant": above 0 and a Benjamini-Hochberg q-value <=
+    // 1 - level among the point's judged regions (the report's rule,
+    // experiments/ranking.h).
+    std::vector<const std::string*> tested;
+    std::vector<double> p;
     for (const auto& [region, e] : est) {
       if (!judged(e)) continue;
-      if (leader == nullptr) {
-        leader = &region;
-        continue;
+      tested.push_back(&region);
+      p.push_back(two_sided_p(e.slope, e.se, e.blocks - 1));
+    }
+    std::vector<double> q = bh_q_values(p);
+    std::map<std::string, bool> sig;
+    std::map<std::string, double> q_of;
+    for (size_t i = 0; i < tested.size(); ++i) {
+      const SlopeEstimate& e = est[*tested[i]];
+      sig[*tested[i]] = e.low > 0 && q[i] <= 1 - opt.level;
+      q_of[*tested[i]] = q[i];
+      if (sig[*tested[i]]) region_significant_[*tested[i]] = true;
+    }
+    // R2-R5 per tier (R7): a function and the lines inside it are not
+    // rivals (the function's impact holds its lines'), so each tier has its
+    // own leader, and a line leaves play only against lines.
+    std::map<int, std::vector<const std::string*>> tiers;
+    for (const auto& [region, e] : est) tiers[tier(region)].push_back(&region);
+    bool point_flat = true, point_settled = true;
+    bool shown_significant = false;
+    for (auto& [t, regions] : tiers) {
+      // R2: significant first, then by impact; ties by name (map order).
+      const std::string* leader = nullptr;
+      for (const std::string* region : regions) {
+        const SlopeEstimate& e = est[*region];
+        if (!judged(e)) continue;
+        if (leader == nullptr) {
+          leader = region;
+          continue;
+        }
+        const SlopeEstimate& l = est[*leader];
+        if (std::make_tuple(sig[*region], e.slope) >
+            std::make_tuple(sig[*leader], l.slope))
+          leader = region;
       }
-      const SlopeEstimate& l = est[*leader];
-      if (std::make_tuple(e.low > 0, e.slope) >
-          std::make_tuple(l.low > 0, l.slope))
-        leader = &region;
-    }
-    std::string leader_name = leader ? *leader : std::string();
-    if (leader_name != ps.leader) {
-      ps.leader = leader_name;
-      ps.leader_since = experiments_;
-    }
-    const SlopeEstimate* lead = leader ? &est[*leader] : nullptr;
-    bool significant = lead != nullptr && lead->low > 0;
-    bool flat = true, resolved = true;
-    for (const auto& [region, e] : est) {
-      bool j = judged(e);
-      bool below_useful = j && e.high < opt.useful_impact;
-      bool below_leader =
-          j && significant && region != leader_name && e.high < lead->low;
-      bool playing = !j || !(below_useful || below_leader);  // R3
-      if (playing) region_in_play_[region] = true;
-      if (!below_useful) flat = false;  // R5
-      if (playing && region != leader_name) {
-        bool tie = j && lead != nullptr &&
-                   (e.high - e.low) / 2 <= opt.tie_half_width &&
-                   (lead->high - lead->low) / 2 <= opt.tie_half_width;
-        if (!tie) resolved = false;
+      std::string leader_name = leader ? *leader : std::string();
+      TierLeader& tl = ps.leaders[t];
+      if (leader_name != tl.name) {
+        tl.name = leader_name;
+        tl.since = experiments_;
+      }
+      const SlopeEstimate* lead = leader ? &est[*leader] : nullptr;
+      bool significant = lead != nullptr && sig[leader_name];
+      bool flat = true, resolved = true;
+      for (const std::string* region : regions) {
+        const SlopeEstimate& e = est[*region];
+        bool j = judged(e);
+        bool below_useful = j && e.high < opt.useful_impact;
+        bool below_leader =
+            j && significant && *region != leader_name && e.high < lead->low;
+        bool playing = !j || !(below_useful || below_leader);  // R3
+        if (playing) region_in_play_[*region] = true;
+        if (!below_useful) flat = false;  // R5
+        if (playing && *region != leader_name) {
+          bool tie = j && lead != nullptr &&
+                     (e.high - e.low) / 2 <= opt.tie_half_width &&
+                     (lead->high - lead->low) / 2 <= opt.tie_half_width;
+          if (!tie) resolved = false;
+        }
+      }
+      bool stable = significant && resolved &&
+                    experiments_ - tl.since >= opt.stable_experiments;
+      point_flat = point_flat && flat;
+      point_settled = point_settled && (flat || stable);
+      // The status shows the finest tier with a significant leader, else
+      // the coarsest tier with any (tiers go from fine to coarse).
+      bool show = ps.blocks > primary_blocks ||
+                  (ps.blocks == primary_blocks && leader != nullptr &&
+                   !shown_significant && (significant || t > 0));
+      if (show) {
+        primary_blocks = ps.blocks;
+        s.point = key.first;
+        s.point_latency = key.second;
+        s.leader = leader_name;
+        s.leader_estimate = lead ? *lead : SlopeEstimate{};
+        s.leader_q = lead ? q_of[leader_name] : 1;
+        s.stable_for = leader ? experiments_ - tl.since : 0;
+        shown_significant = significant;
       }
     }
-    bool stable = significant && resolved &&
-                  experiments_ - ps.leader_since >= opt.stable_experiments;
-    all_flat = all_flat && flat;
-    all_settled = all_settled && (flat || stable);  // R6
-    if (ps.blocks > primary_blocks) {
-      primary_blocks = ps.blocks;
-      s.point = key.first;
-      s.point_latency = key.second;
-      s.leader = leader_name;
-      if (lead) s.leader_estimate = *lead;
-      s.stable_for = leader ? experiments_ - ps.leader_since : 0;
-    }
+    all_flat = all_flat && point_flat;
+    all_settled = all_settled && (point_flat || point_settled);  // R6
   }
   s.regions = int(region_blocks_.size());
   for (const auto& [region, playing] : region_in_play_) s.in_play += playing;

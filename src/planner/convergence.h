@@ -5,7 +5,9 @@
 // from the paired-block estimates of paired_blocks.h:
 //  R1 a region is judged once it has min_blocks blocks;
 //  R2 the leader is the judged region ranked first: significant (interval
-//     above 0) before not, then by impact (the report's ranking rule);
+//     above 0 and Benjamini-Hochberg q-value <= 1 - level among the point's
+//     judged regions, fdr.h) before not, then by impact (the report's
+//     ranking rule);
 //  R3 a judged region leaves play when its interval lies below
 //     useful_impact (it cannot matter) or below the leader's interval (it
 //     cannot overtake it); an unjudged region is in play;
@@ -16,7 +18,13 @@
 //  R5 the point is flat when every region is judged and lies below
 //     useful_impact;
 //  R6 the run is stable when every point with blocks is stable or flat, and
-//     flat when they are all flat.
+//     flat when they are all flat;
+//  R7 (coarse to fine) functions and lines are two tiers: R2-R5 apply to
+//     each tier on its own (a function holds its lines' impact, so they are
+//     not rivals), the FDR test of R2 to all judged regions of the point
+//     together (as the report), and a point is stable or flat when every
+//     tier is. The status shows the finest tier whose leader is
+//     significant, else the coarsest tier's leader.
 // A region is in play when it is in play for some point. Pure and
 // deterministic: the preloaded planner and `andweorc run` compute the same
 // state from the same experiments.
@@ -53,7 +61,8 @@ struct ConvergenceStatus {
   bool point_latency = false;
   std::string leader;  // region key; empty while none is judged
   SlopeEstimate leader_estimate;
-  int stable_for = 0;  // experiments since the leader last changed
+  double leader_q = 1;  // its Benjamini-Hochberg q-value (R2)
+  int stable_for = 0;   // experiments since the leader last changed
 };
 
 class ConvergenceTracker {
@@ -65,15 +74,20 @@ class ConvergenceTracker {
   const ConvergenceOptions& options() const { return options_; }
   // Regions never seen are in play.
   bool in_play(const std::string& region) const;
+  // Judged and significant (R2's test) for some point.
+  bool significant(const std::string& region) const;
   int blocks(const std::string& region) const;
 
  private:
   using PointKey = std::pair<std::string, bool>;  // name, latency
+  struct TierLeader {
+    std::string name;
+    int since = 0;  // experiment count when it became leader
+  };
   struct PointState {
     std::map<std::string, SlopeAccumulator> regions;
     int blocks = 0;
-    std::string leader;
-    int leader_since = 0;  // experiment count when it became leader
+    std::map<int, TierLeader> leaders;  // by tier (R7)
   };
   void update();
 
@@ -83,6 +97,7 @@ class ConvergenceTracker {
   std::map<PointKey, PointState> points_;
   std::map<std::string, int> region_blocks_;
   std::map<std::string, bool> region_in_play_;
+  std::map<std::string, bool> region_significant_;
   int experiments_ = 0;
   ConvergenceStatus status_;
 };

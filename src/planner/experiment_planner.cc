@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <tuple>
 
 namespace andweorc::planner {
@@ -33,28 +34,45 @@ std::optional<Plan> ExperimentPlanner::next(
     p.length_ns = length_ns_;
     return p;
   }
-  // P3: the most sampled regions with a useful share of the samples.
-  std::vector<Candidate> c;
+  // P3: the most sampled regions with a useful share of the samples, per
+  // tier (P6); the total is the top tier's (every sample is in one of its
+  // regions).
   uint64_t total = 0;
-  for (const Candidate& k : candidates) total += k.samples;
-  if (total == 0) return std::nullopt;
   for (const Candidate& k : candidates)
-    if (k.samples > 0 &&
-        double(k.samples) >= options_.min_sample_share * double(total))
+    if (k.parents.empty()) total += k.samples;
+  if (total == 0) return std::nullopt;
+  auto top = [&](bool fine) {
+    std::vector<const Candidate*> t;
+    for (const Candidate& k : candidates)
+      if (k.parents.empty() != fine && k.samples > 0 &&
+          double(k.samples) >= options_.min_sample_share * double(total))
+        t.push_back(&k);
+    std::stable_sort(t.begin(), t.end(), [](const auto* a, const auto* b) {
+      return a->samples > b->samples;
+    });
+    if (t.size() > options_.max_regions) t.resize(options_.max_regions);
+    return t;
+  };
+  std::vector<const Candidate*> c = top(false);
+  // P6: the lines of the top-tier candidates that are significant (so
+  // judged) and in play.
+  std::set<std::string> open;
+  for (const Candidate* k : c)
+    if (tracker_.significant(k->region) && tracker_.in_play(k->region))
+      open.insert(k->region);
+  for (const Candidate* k : top(true))
+    if (std::any_of(k->parents.begin(), k->parents.end(),
+                    [&](const std::string& p) { return open.count(p) > 0; }))
       c.push_back(k);
-  std::stable_sort(c.begin(), c.end(), [](const auto& a, const auto& b) {
-    return a.samples > b.samples;
-  });
-  if (c.size() > options_.max_regions) c.resize(options_.max_regions);
   if (c.empty()) return std::nullopt;
   // P4: fewest blocks among those in play (all, when none is).
-  bool any_in_play = std::any_of(c.begin(), c.end(), [&](const Candidate& k) {
-    return tracker_.in_play(k.region);
+  bool any_in_play = std::any_of(c.begin(), c.end(), [&](const Candidate* k) {
+    return tracker_.in_play(k->region);
   });
   const Candidate* pick = nullptr;
-  for (const Candidate& k : c) {
-    if (any_in_play && !tracker_.in_play(k.region)) continue;
-    if (pick == nullptr || given_[k.region] < given_[pick->region]) pick = &k;
+  for (const Candidate* k : c) {
+    if (any_in_play && !tracker_.in_play(k->region)) continue;
+    if (pick == nullptr || given_[k->region] < given_[pick->region]) pick = k;
   }
   int n = given_[pick->region]++;
   // P2: a fixed speed-up, else the levels in turn.

@@ -19,7 +19,17 @@
 //  P5 length: initial_length until a point has been measured; then the time
 //     the slowest point that was ever reached needs for target_visits
 //     visits (or arrivals), at its recent rate, within [min_length,
-//     max_length]; a point that got fewer than 5 visits doubles it.
+//     max_length]; a point that got fewer than 5 visits doubles it;
+//  P6 coarse to fine (--granularity auto): a candidate with parents (a line,
+//     its parents the functions whose code holds it) is a candidate only
+//     once one of its parents is (P3 among the candidates without parents)
+//     and is significant (convergence.h R2, FDR-controlled) and in play
+//     (R3); P3's share and cap apply to the two tiers separately, with the
+//     same total. So the blocks go to the functions until one is known to
+//     matter, and only its lines then share them; lines of functions that
+//     are not significant (yet) or out of play get no blocks. Candidates
+//     without parents (line or function granularity) are planned exactly
+//     as before.
 #ifndef ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
 #define ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
 
@@ -49,6 +59,8 @@ struct PlannerOptions {
 struct Candidate {
   std::string region;
   uint64_t samples = 0;
+  // P6: the coarser regions that contain this one (empty: a top tier).
+  std::vector<std::string> parents;
 };
 
 struct Plan {

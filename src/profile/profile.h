@@ -15,7 +15,7 @@ namespace andweorc::profile {
 
 // JSON schema version: readers reject another major version.
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 3;
+inline constexpr int kSchemaMinor = 4;
 
 // One source-level frame. An address inside inlined code expands into several
 // Frames (innermost first), the outer ones with inlined == false only for the
@@ -124,6 +124,9 @@ struct ExperimentSettings {
   double experiment_time_s = 0;  // initial experiment length
   uint64_t seed = 0;
   std::string granularity = "line";
+  // --granularity auto (since 1.4): functions first, then lines; each
+  // experiment records its own granularity, `granularity` is "line".
+  bool coarse_to_fine = false;
   bool operator==(const ExperimentSettings&) const = default;
 };
 
@@ -141,6 +144,9 @@ struct Convergence {
   double ci_high = 0;
   int stable_for = 0;        // experiments the leader has led
   double useful_impact = 0;  // smaller impacts do not matter
+  // The leader's Benjamini-Hochberg q-value among the point's judged
+  // regions (since 1.4; 1 when absent or no leader).
+  double q_value = 1;
   bool operator==(const Convergence&) const = default;
 };
 

@@ -164,6 +164,9 @@ void read_settings(const Json& doc, ExperimentSettings* st) {
   st->experiment_time_s = get_seconds(o, "experiment_time_s", w);
   st->seed = get_u64(o, "seed", w);
   st->granularity = get_granularity(o, w);
+  // Optional since 1.4.
+  if (o.contains("coarse_to_fine"))
+    st->coarse_to_fine = get_bool(o, "coarse_to_fine", w);
 }
 
 // Optional since 1.3: absent means the plan's state was not recorded.
@@ -188,6 +191,8 @@ void read_convergence(const Json& doc, Convergence* c) {
   c->ci_high = get_number(o, "ci_high", w);
   c->stable_for = get_int(o, "stable_for", w, 0, kMax);
   c->useful_impact = get_number(o, "useful_impact", w);
+  // Optional since 1.4.
+  if (o.contains("q_value")) c->q_value = get_number(o, "q_value", w);
 }
 
 PointDelta read_delta(const Json& v, const std::string& w) {

@@ -62,6 +62,7 @@ nlohmann::ordered_json to_json(const Profile& p) {
       {"experiment_time_s", seconds(st.experiment_time_s)},
       {"seed", st.seed},
       {"granularity", st.granularity},
+      {"coarse_to_fine", st.coarse_to_fine},
   };
   j["scope"] = OJson{{"binary", strings(p.scope.binary)},
                      {"source", strings(p.scope.source)}};
@@ -138,7 +139,8 @@ nlohmann::ordered_json to_json(const Profile& p) {
                              {"ci_low", c.ci_low},
                              {"ci_high", c.ci_high},
                              {"stable_for", c.stable_for},
-                             {"useful_impact", c.useful_impact}};
+                             {"useful_impact", c.useful_impact},
+                             {"q_value", c.q_value}};
   }
   return j;
 }

@@ -4,10 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
 #include "experiment_builders.h"
+#include "planner/paired_blocks.h"
+#include "statistics/statistics.h"
 
 namespace andweorc::experiments {
 namespace {
@@ -65,6 +68,7 @@ TEST(Rank, TiesAreBrokenByLocation) {
 
 TEST(RankingRule, MentionsK) {
   EXPECT_NE(ranking_rule(3).find("at least 3 experiments"), std::string::npos);
+  EXPECT_NE(ranking_rule(3).find("Benjamini-Hochberg"), std::string::npos);
 }
 
 // Property: over many random sets, every significant line ranks above every
@@ -122,6 +126,144 @@ TEST(RankProperty, HoldsForAnalyzedProfiles) {
       }
     }
   }
+}
+
+// A line estimated from `blocks` simulated paired blocks (as analysis.cc
+// does): y = impact * x + noise at x = 25/50/75%, fit through the origin.
+LineImpact simulated(double impact, int blocks, double noise_sd,
+                     std::mt19937* rng, int line) {
+  std::normal_distribution<double> noise(0.0, noise_sd);
+  planner::SlopeAccumulator acc;
+  for (int b = 0; b < blocks; ++b) {
+    double x = 0.25 * (1 + b % 3);
+    acc.add(x, impact * x + noise(*rng), 0.2);
+  }
+  planner::SlopeEstimate e = acc.estimate(0.95);
+  LineImpact m;
+  m.file = "sim.c";
+  m.line = line;
+  m.fitted = e.valid;
+  m.slope = e.slope;
+  m.slope_se = e.se;
+  m.ci_low = e.low;
+  m.ci_high = e.high;
+  m.dof = blocks - 1;
+  m.speedup_experiments = blocks;
+  m.experiments = 2 * blocks;
+  m.design = "paired";
+  classify(&m, 3, true, true);
+  return m;
+}
+
+int count_significant(const std::vector<LineImpact>& v) {
+  int n = 0;
+  for (const LineImpact& m : v) n += m.significant;
+  return n;
+}
+
+// Issue 10's failure: 100 regions without any effect, each judged alone at
+// 95%, give about 5 "significant" ones per run. Under FDR control a set of
+// only null regions is called significant in about 5% of runs (BH controls
+// the family-wise error when every hypothesis is null).
+TEST(FdrControl, NullRegionsAreAlmostNeverSignificant) {
+  constexpr int kSeeds = 200;
+  int raw = 0, controlled = 0, runs_with_any = 0;
+  for (int seed = 0; seed < kSeeds; ++seed) {
+    std::mt19937 rng(1000 + seed);
+    std::vector<LineImpact> v;
+    for (int i = 0; i < 100; ++i)
+      v.push_back(simulated(0.0, 3 + seed % 10, 0.05, &rng, i + 1));
+    raw += count_significant(v);
+    control_fdr(&v);
+    int c = count_significant(v);
+    controlled += c;
+    runs_with_any += c > 0;
+  }
+  double raw_per_run = double(raw) / kSeeds;
+  EXPECT_GT(raw_per_run, 3.5);  // the uncontrolled rule: ~5 per run
+  EXPECT_LT(raw_per_run, 6.5);
+  // Expected ~0.05 per run; 0.2 leaves room for the seeds' luck.
+  EXPECT_LE(double(controlled) / kSeeds, 0.2) << controlled;
+  EXPECT_LE(runs_with_any, kSeeds / 10) << runs_with_any;
+}
+
+// A strong real effect among 99 null regions survives the control, with an
+// FCR interval wider than its own 95% interval that still excludes 0.
+TEST(FdrControl, StrongEffectStaysSignificant) {
+  constexpr int kSeeds = 100;
+  int kept = 0;
+  double false_share = 0;  // sum over runs of false / significant
+  for (int seed = 0; seed < kSeeds; ++seed) {
+    std::mt19937 rng(5000 + seed);
+    std::vector<LineImpact> v;
+    for (int i = 0; i < 99; ++i)
+      v.push_back(simulated(0.0, 6, 0.05, &rng, i + 1));
+    v.push_back(simulated(0.5, 6, 0.05, &rng, 500));
+    control_fdr(&v);
+    rank_impacts(&v);
+    int false_ones = 0;
+    for (const LineImpact& m : v) {
+      if (m.line == 500) {
+        ASSERT_LE(m.p_value, m.q_value);
+        if (!m.significant) continue;
+        ++kept;
+        EXPECT_LE(m.q_value, 0.05);
+        EXPECT_GT(m.fcr_level, 0.95);
+        EXPECT_LT(m.fcr_low, m.ci_low);
+        EXPECT_GT(m.fcr_high, m.ci_high);
+        EXPECT_GT(m.fcr_low, 0);
+        EXPECT_EQ(v.front().line, 500);  // ranks first
+      } else {
+        false_ones += m.significant;
+      }
+    }
+    false_share += double(false_ones) / std::max(1, count_significant(v));
+  }
+  EXPECT_GE(kept, 95);
+  // The false-discovery rate: at most 5% in expectation (BH's guarantee);
+  // 10% leaves room for the seeds' luck.
+  EXPECT_LE(false_share / kSeeds, 0.10) << false_share;
+}
+
+// Lines that are not tested (too few sped-up experiments, never reached)
+// keep their verdict and do not count in m; a lone tested line is judged
+// at its own 95% (q = p).
+TEST(FdrControl, OnlyTestedLinesCount) {
+  std::vector<LineImpact> v = {fitted(0.5, 0.4, 5, 1), fitted(3.0, 0.1, 1, 2)};
+  v[1].slope_se = 0.05;
+  v[0].slope_se = 0.2;
+  v[0].dof = 8;
+  ASSERT_EQ(v[1].verdict, Verdict::kNotEnoughData);
+  control_fdr(&v);
+  EXPECT_EQ(v[1].verdict, Verdict::kNotEnoughData);
+  EXPECT_EQ(v[1].q_value, 1.0);
+  EXPECT_TRUE(v[0].significant);
+  EXPECT_DOUBLE_EQ(v[0].q_value, v[0].p_value);
+  EXPECT_DOUBLE_EQ(v[0].fcr_level, 0.95);
+}
+
+// Significant alone, but not among many: a line with p = 0.01 among 20
+// tested lines whose other p-values are large has q = 0.2.
+TEST(FdrControl, DemotesALineThatIsOnlySignificantAlone) {
+  std::vector<LineImpact> v;
+  for (int i = 0; i < 20; ++i) {
+    LineImpact m = fitted(0.01, 0.5, 5, i + 1);
+    m.slope_se = 0.2;
+    m.dof = 10;
+    v.push_back(m);
+  }
+  double t = student_t_quantile(1 - 0.005, 10);  // p = 0.01
+  v[3].slope = t * 0.2;
+  v[3].ci_low = v[3].slope - 0.1;
+  v[3].ci_high = v[3].slope + 0.1;
+  classify(&v[3], 3, true, true);
+  ASSERT_TRUE(v[3].significant);
+  control_fdr(&v);
+  EXPECT_NEAR(v[3].p_value, 0.01, 1e-9);
+  EXPECT_NEAR(v[3].q_value, 0.2, 1e-9);
+  EXPECT_FALSE(v[3].significant);
+  EXPECT_EQ(v[3].verdict, Verdict::kNotSignificant);
+  EXPECT_EQ(count_significant(v), 0);
 }
 
 }  // namespace

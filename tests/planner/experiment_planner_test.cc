@@ -98,7 +98,7 @@ TEST(ExperimentPlanner, IgnoresRegionsWithFewSamplesAndCapsTheCount) {
 TEST(ExperimentPlanner, NothingToPlanWithoutSamples) {
   ExperimentPlanner p({}, 1);
   EXPECT_FALSE(p.next({}).has_value());
-  EXPECT_FALSE(p.next({{"line\ta.cc\t1", 0}}).has_value());
+  EXPECT_FALSE(p.next({{"line\ta.cc\t1", 0, {}}}).has_value());
 }
 
 TEST(ExperimentPlanner, LengthFollowsTheSlowestReachedPoint) {

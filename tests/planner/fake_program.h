@@ -42,7 +42,7 @@ class FakeProgram {
 
   std::vector<Candidate> candidates() const {
     std::vector<Candidate> c;
-    for (const FakeRegion& r : regions_) c.push_back({r.key, r.samples});
+    for (const FakeRegion& r : regions_) c.push_back({r.key, r.samples, {}});
     return c;
   }
 

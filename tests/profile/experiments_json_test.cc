@@ -54,7 +54,7 @@ TEST(ExperimentsJson, RoundTrip) {
 
 TEST(ExperimentsJson, Layout) {
   json j = doc();
-  EXPECT_EQ(j["version"], "1.3");
+  EXPECT_EQ(j["version"], "1.4");
   EXPECT_EQ(j["settings"]["enabled"], true);
   EXPECT_EQ(j["settings"]["fixed_speedup"], -1);
   EXPECT_EQ(j["settings"]["granularity"], "function");

@@ -62,7 +62,8 @@ Profile full_profile() {
   e.speedup_pct = 0;
   e.points.clear();
   p.experiments.push_back(e);
-  p.convergence = {"flat", 212, 5, 0, "requests", "", 0, 0, 0, 0, 0.05};
+  p.convergence = {"flat", 212, 5, 0, "requests", "", 0, 0, 0, 0, 0.05, 0.5};
+  p.settings.coarse_to_fine = true;
   return p;
 }
 
@@ -83,6 +84,21 @@ TEST(ProfileJson, RoundTripsEveryField) {
   EXPECT_EQ(*r.profile, p);
 }
 
+// 1.3 files have neither coarse_to_fine nor the leader's q_value: they read
+// as false and 1.
+TEST(ProfileJson, FieldsSince14AreOptional) {
+  json j = doc();
+  j["settings"].erase("coarse_to_fine");
+  j["convergence"].erase("q_value");
+  j["version"] = "1.3";
+  ReadResult r = parse_profile(j.dump(), "p.json");
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_FALSE(r.profile->settings.coarse_to_fine);
+  EXPECT_EQ(r.profile->convergence.q_value, 1.0);
+  EXPECT_EQ(doc()["convergence"]["q_value"], 0.5);
+  EXPECT_EQ(doc()["settings"]["coarse_to_fine"], true);
+}
+
 TEST(ProfileJson, RoundTripsCompactAndDefault) {
   Profile p = full_profile();
   ReadResult r = parse_profile(dump_profile(p, -1));
@@ -101,7 +117,7 @@ TEST(ProfileJson, RoundTripsCompactAndDefault) {
 TEST(ProfileJson, WritesDocumentedLayout) {
   json j = json::parse(text_of(full_profile()));
   EXPECT_EQ(j["format"], "andweorc-profile");
-  EXPECT_EQ(j["version"], "1.3");
+  EXPECT_EQ(j["version"], "1.4");
   EXPECT_EQ(j["convergence"]["state"], "flat");
   EXPECT_EQ(j["convergence"]["experiments"], 212);
   EXPECT_EQ(j["run"]["command"][2], "80 81");

@@ -1,0 +1,157 @@
+// coarse_to_fine_test.cc: the planner's rule P6 and the stopping rule's R7
+// (--granularity auto), on a simulated program with fake time: functions
+// first, then the lines of the functions that can still matter.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "fake_program.h"
+#include "planner/experiment_planner.h"
+
+namespace andweorc::planner {
+namespace {
+
+using testing::FakeProgram;
+
+const std::string kHot = "function\thot\ta.cc";
+const std::string kCold = "function\tcold\tb.cc";
+const std::string kHotA = "line\ta.cc\t10";
+const std::string kHotB = "line\ta.cc\t11";
+const std::string kCold1 = "line\tb.cc\t20";
+const std::string kWarm = "function\twarm\tc.cc";
+const std::string kWarm1 = "line\tc.cc\t30";
+
+// hot (impact 0.6) holds lines 10 (0.45) and 11 (0.15); cold (0) holds 20.
+FakeProgram program(uint64_t seed) {
+  return FakeProgram({{kHot, 0.6, 600},
+                      {kCold, 0.0, 400},
+                      {kHotA, 0.45, 450},
+                      {kHotB, 0.15, 150},
+                      {kCold1, 0.0, 400}},
+                     2000, 0.02, seed);
+}
+
+// The parent of each line of the tests' programs.
+std::string parent_of(const std::string& line) {
+  if (line == kCold1) return kCold;
+  if (line == kWarm1) return kWarm;
+  return kHot;
+}
+
+std::vector<Candidate> with_parents(const FakeProgram& prog) {
+  std::vector<Candidate> c = prog.candidates();
+  for (Candidate& k : c)
+    if (k.region.rfind("line\t", 0) == 0) k.parents = {parent_of(k.region)};
+  return c;
+}
+
+struct Trace {
+  std::vector<std::string> regions;  // of every experiment, in order
+  std::map<std::string, int> blocks_before_first_child;
+  // Whether the line's parent was significant when the line was planned
+  // first.
+  std::map<std::string, bool> parent_significant_at_first_child;
+};
+
+Trace run(ExperimentPlanner* p, FakeProgram* prog, int max, bool settle) {
+  Trace t;
+  for (int n = 0; n < max; ++n) {
+    if (settle && p->tracker().status().state != ConvergenceState::kRunning)
+      break;
+    std::optional<Plan> plan = p->next(with_parents(*prog));
+    if (!plan) break;
+    if (plan->region.rfind("line\t", 0) == 0 &&
+        !t.blocks_before_first_child.count(plan->region)) {
+      std::string parent = parent_of(plan->region);
+      t.blocks_before_first_child[plan->region] = p->tracker().blocks(parent);
+      t.parent_significant_at_first_child[plan->region] =
+          p->tracker().significant(parent);
+    }
+    t.regions.push_back(plan->region);
+    p->record(prog->run(*plan));
+  }
+  return t;
+}
+
+TEST(CoarseToFine, FunctionsComeFirst) {
+  ExperimentPlanner p({}, 3);
+  FakeProgram prog = program(3);
+  Trace t = run(&p, &prog, 400, false);
+  // The blocks alternate between the two functions until the first is
+  // judged: its lines can join after 2 x min_blocks - 1 blocks.
+  int min_blocks = p.tracker().options().min_blocks;
+  for (int i = 0; i < 2 * (2 * min_blocks - 1); ++i)
+    EXPECT_EQ(t.regions[size_t(i)].rfind("function\t", 0), 0u) << i;
+  // No line before its function was judged (significance needs it).
+  for (const auto& [line, parent_blocks] : t.blocks_before_first_child)
+    EXPECT_GE(parent_blocks, min_blocks) << line;
+  // The hot function's lines were refined.
+  EXPECT_GT(p.tracker().blocks(kHotA), 0);
+  EXPECT_GT(p.tracker().blocks(kHotB), 0);
+}
+
+TEST(CoarseToFine, LinesOfAFunctionThatIsNotSignificantGetNoBlocks) {
+  ExperimentPlanner p({}, 5);
+  FakeProgram prog = program(5);
+  run(&p, &prog, 400, false);
+  // cold never matters: it is never significant, so its line is never
+  // planned, and cold leaves play.
+  EXPECT_FALSE(p.tracker().in_play(kCold));
+  EXPECT_FALSE(p.tracker().significant(kCold));
+  EXPECT_EQ(p.tracker().blocks(kCold1), 0);
+  EXPECT_TRUE(p.tracker().significant(kHot));
+  EXPECT_GT(p.tracker().blocks(kHotA), 0);
+  // A line is not eliminated by its own function (R7: separate tiers):
+  // line 10 is still in play against the 0.6 of its function.
+  EXPECT_TRUE(p.tracker().in_play(kHotA));
+}
+
+TEST(CoarseToFine, ALineWaitsUntilItsFunctionIsSignificant) {
+  // Two functions of similar impact measured with 5% noise: after 3 blocks
+  // both are judged and in play (neither interval excludes the other) but
+  // not yet significant. Their lines must wait for that.
+  ExperimentPlanner p({}, 13);
+  FakeProgram prog({{kHot, 0.3, 500},
+                    {kWarm, 0.25, 400},
+                    {kHotA, 0.2, 400},
+                    {kWarm1, 0.2, 300}},
+                   2000, 0.05, 13);
+  Trace t = run(&p, &prog, 600, false);
+  ASSERT_FALSE(t.parent_significant_at_first_child.empty());
+  for (const auto& [line, parent_significant] :
+       t.parent_significant_at_first_child)
+    EXPECT_TRUE(parent_significant) << line;
+}
+
+TEST(CoarseToFine, SettlesWithTheLineLeaderShown) {
+  ExperimentPlanner p({}, 7);
+  FakeProgram prog = program(7);
+  Trace t = run(&p, &prog, 3000, true);
+  const ConvergenceStatus& s = p.tracker().status();
+  ASSERT_EQ(s.state, ConvergenceState::kStable) << t.regions.size();
+  // The finest tier with a significant leader is shown: line 10.
+  EXPECT_EQ(s.leader, kHotA);
+  EXPECT_LT(s.leader_estimate.low, 0.45);
+  EXPECT_GT(s.leader_estimate.high, 0.45);
+}
+
+TEST(CoarseToFine, WithoutParentsEveryRegionIsTopTier) {
+  // The same regions without parents (line or function granularity): P4
+  // gives each of the 5 its first block before any gets a second, lines
+  // included.
+  ExperimentPlanner p({}, 11);
+  FakeProgram prog = program(2);
+  std::map<std::string, int> first_blocks;
+  for (int n = 0; n < 10; ++n) {
+    std::optional<Plan> plan = p.next(prog.candidates());
+    ASSERT_TRUE(plan);
+    if (n % 2 == 0) ++first_blocks[plan->region];
+    p.record(prog.run(*plan));
+  }
+  EXPECT_EQ(first_blocks.size(), 5u);
+}
+
+}  // namespace
+}  // namespace andweorc::planner
