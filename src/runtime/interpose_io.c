@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/epoll.h>
@@ -188,6 +189,16 @@ static int dup_onto(int fd, int to, int flags, int three) {
   }
   int moved = fd != to && andweorc_fd_evict(to);
   int copy = three ? REAL(dup3)(fd, to, flags) : REAL(dup2)(fd, to);
+  /* EBUSY: `to` is the lowest free number, reserved by an open in another
+   * thread and not yet installed. Without the profiler that thread would not
+   * exist; ours (a new thread's perf event, a raw file) take the lowest free
+   * number for a moment before moving high. The reservation lasts one
+   * system call, so trying again soon succeeds (seen in the hostile matrix:
+   * "dup onto 5 failed" about once in 100 runs). */
+  for (int tries = 0; copy < 0 && errno == EBUSY && tries < 1000; ++tries) {
+    sched_yield();
+    copy = three ? REAL(dup3)(fd, to, flags) : REAL(dup2)(fd, to);
+  }
   if (copy < 0 && moved) {
     int saved = errno;
     andweorc_fd_drop_copy(to); /* without us, `to` was not open */
