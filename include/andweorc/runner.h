@@ -105,7 +105,8 @@ class ANDWEORC_API Results {
   const std::string& point() const;
   // Every tested line, by rank.
   const std::vector<Impact>& impacts() const;
-  // Only those whose 95% interval excludes 0, by rank.
+  // Only the significant ones, by rank: 95% interval excludes 0 and the
+  // line survives false-discovery-rate control (5%) over the tested lines.
   std::vector<Impact> significant_impacts() const;
   int experiments() const;  // recorded in this process so far
   double seconds() const;   // wall time run() took
