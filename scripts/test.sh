@@ -70,8 +70,9 @@ done
 run_tests build
 
 if [ "${ANDWEORC_SKIP_SANITIZERS:-0}" != 1 ]; then
-  # ASan/UBSan for the tool-side code. -O1 -g1 (line tables): what ASan
-  # recommends, and it compiles faster than -O2 -g. Only the tool-side test
+  # ASan/UBSan for the tool-side code. -O1 -g1 (line tables) for what is
+  # built unsanitized here, -O0 for the sanitized tool-side libraries (half
+  # the compile CPU; they only run tests). Only the tool-side test
   # binaries are built: the runtime, the programs it is preloaded into and
   # the Runner are never sanitized (they ran above), and the tests that
   # measure them (runtime, causal accuracy, package, browser) are left out.
@@ -81,6 +82,7 @@ if [ "${ANDWEORC_SKIP_SANITIZERS:-0}" != 1 ]; then
   BUILD_DIR=build-asan ANDWEORC_TARGETS="$sanitized" scripts/build.sh \
     -DANDWEORC_BUILD_TESTS=ON -DANDWEORC_BUILD_BENCH=OFF \
     -DANDWEORC_SANITIZE=address,undefined -DANDWEORC_WERROR=ON \
+    -DANDWEORC_SANITIZED_OPT=-O0 \
     -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
   labels=$(echo $sanitized | sed 's/fuzz_replay_[a-z_]*/fuzz_replay/g' | tr ' ' '\n' | sort -u | paste -sd'|')
