@@ -6,10 +6,10 @@
 #include <map>
 #include <tuple>
 
-#include "compare/multiple_testing.h"
 #include "compare/share_diff.h"
 #include "profile/attribution.h"
 #include "profile/merge.h"
+#include "statistics/multiple_testing.h"
 #include "statistics/statistics.h"
 
 namespace andweorc::compare {
@@ -154,7 +154,7 @@ void correct_for_multiplicity(ProfileDiff& d) {
     if (pc.speed_change) p.push_back(pc.speed_change->p);
     if (pc.cpu_change) p.push_back(pc.cpu_change->p);
   }
-  std::vector<double> q = bh_qvalues(p);
+  std::vector<double> q = experiments::bh_q_values(p);
   d.tests = static_cast<int>(p.size());
   size_t k = 0;
   double alpha = 1 - d.level;

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 #include "statistics/statistics.h"
 
@@ -17,24 +16,6 @@ double two_sided_p(double estimate, double se, int dof) {
   // The lower tail directly: 1 - cdf(t) would round to 0 for large t.
   double p = 2 * experiments::student_t_cdf(-t, dof);
   return std::clamp(p, 0.0, 1.0);
-}
-
-std::vector<double> bh_q_values(const std::vector<double>& p) {
-  size_t m = p.size();
-  std::vector<size_t> order(m);
-  std::iota(order.begin(), order.end(), size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return p[a] < p[b]; });
-  std::vector<double> q(m, 1.0);
-  double running = 1.0;
-  // From the largest p down: the running minimum makes q monotone in p.
-  for (size_t k = m; k-- > 0;) {
-    double v =
-        p[order[k]] * static_cast<double>(m) / static_cast<double>(k + 1);
-    running = std::min(running, std::min(v, 1.0));
-    q[order[k]] = running;
-  }
-  return q;
 }
 
 double fcr_level(int selected, int tested, double q) {

@@ -15,6 +15,8 @@
 
 #include <vector>
 
+#include "statistics/multiple_testing.h"
+
 namespace andweorc::planner {
 
 // Two-sided p-value of H0 "impact = 0" for an estimate with standard error
@@ -22,10 +24,8 @@ namespace andweorc::planner {
 // estimate is nonzero, else 1. dof < 1 or a non-finite input: 1.
 double two_sided_p(double estimate, double se, int dof);
 
-// Benjamini-Hochberg q-values (adjusted p-values), in the input order:
-// q_(i) = min over j >= i of m p_(j) / j, capped at 1, for p sorted
-// ascending. Rejecting every q <= alpha is BH at level alpha.
-std::vector<double> bh_q_values(const std::vector<double>& p);
+// Benjamini-Hochberg q-values: the one implementation, shared with `diff`.
+using experiments::bh_q_values;
 
 // The Benjamini-Yekutieli confidence level for the `selected` of `tested`
 // regions at false-coverage rate q: 1 - selected * q / tested (1 - q when

@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "compare/multiple_testing.h"
 #include "diff_fixtures.h"
+#include "statistics/multiple_testing.h"
 #include "statistics/statistics.h"
 
 namespace andweorc::compare {
@@ -243,7 +243,7 @@ TEST(DiffProfiles, QValuesCoverEveryTestOfTheDiff) {
     q.push_back(pc.speed_change->q);
   }
   EXPECT_EQ(d.tests, static_cast<int>(p.size()));
-  std::vector<double> want = bh_qvalues(p);
+  std::vector<double> want = experiments::bh_q_values(p);
   ASSERT_EQ(q.size(), want.size());
   for (size_t i = 0; i < q.size(); ++i) EXPECT_NEAR(q[i], want[i], 1e-12);
 }

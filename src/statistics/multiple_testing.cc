@@ -1,13 +1,13 @@
 // multiple_testing.cc: see multiple_testing.h.
-#include "compare/multiple_testing.h"
+#include "statistics/multiple_testing.h"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-namespace andweorc::compare {
+namespace andweorc::experiments {
 
-std::vector<double> bh_qvalues(const std::vector<double>& p) {
+std::vector<double> bh_q_values(const std::vector<double>& p) {
   const size_t m = p.size();
   std::vector<double> clean(m);
   for (size_t i = 0; i < m; ++i) {
@@ -29,4 +29,4 @@ std::vector<double> bh_qvalues(const std::vector<double>& p) {
   return q;
 }
 
-}  // namespace andweorc::compare
+}  // namespace andweorc::experiments
