@@ -1,5 +1,6 @@
 // coordinator.cc: the coordinator thread: builds the line catalog, then runs
-// experiments (see experiment_runner.h). Implements runtime/coordinator_hook.h.
+// experiments (see experiment_runner.h). Installs itself as the runtime's
+// coordinator hooks (runtime/coordinator_hook.h).
 #include <pthread.h>
 #include <signal.h>
 #include <time.h>
@@ -17,10 +18,15 @@
 #include "runtime/real_functions.h"
 #include "runtime/runtime.h"
 
-namespace andweorc::runtime {
+namespace andweorc::coordinator {
 namespace {
 
-using coordinator::CoordinatorConfig;
+using runtime::clear_selection;
+using runtime::delay_engine;
+using runtime::io_lock;
+using runtime::publish_address_table;
+using runtime::raw_write_note;
+using runtime::real;
 
 CoordinatorConfig* g_config = nullptr;
 bool g_started = false;
@@ -43,7 +49,7 @@ void* coordinator_main(void*) {
   std::vector<std::string> notes;
   // The catalog and its table are used by signal handlers until exit: never
   // destroyed.
-  auto* catalog = coordinator::LineCatalog::build(scope, &notes).release();
+  auto* catalog = LineCatalog::build(scope, &notes).release();
   for (const auto& n : notes) note(n);
   if (catalog->size() == 0) {
     note(
@@ -51,7 +57,7 @@ void* coordinator_main(void*) {
         "up (check --binary-scope/--source-scope and build with -g)");
   } else if (!__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) {
     publish_address_table(catalog->table());
-    coordinator::ExperimentRunner runner(*g_config, *catalog, delay_engine());
+    ExperimentRunner runner(*g_config, *catalog, delay_engine());
     std::string problem = runner.run(&g_stop);
     if (!problem.empty()) note(problem);
   }
@@ -59,11 +65,9 @@ void* coordinator_main(void*) {
   return nullptr;
 }
 
-}  // namespace
-
 void coordinator_start() {
   if (g_started) return;
-  g_config = new CoordinatorConfig(coordinator::config_from_environment());
+  g_config = new CoordinatorConfig(config_from_environment());
   if (!g_config->experiments) return;
   g_started = true;
   sigset_t all, old;
@@ -89,4 +93,11 @@ void coordinator_stop() {
   }
 }
 
-}  // namespace andweorc::runtime
+// Priority 101: before the runtime's own (unprioritized) constructor, which
+// calls the start hook (coordinator_hook.h).
+__attribute__((constructor(101))) void install_hooks() {
+  runtime::install_coordinator_hooks({coordinator_start, coordinator_stop});
+}
+
+}  // namespace
+}  // namespace andweorc::coordinator

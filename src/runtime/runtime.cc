@@ -54,6 +54,8 @@ SpinLock g_io_lock;
 // The process whose constructor started the coordinator thread: a fork
 // child inherits its flags but not the thread, and must not wait for it.
 int g_coordinator_pid = 0;
+// Installed by the coordinator before our constructor (coordinator_hook.h).
+CoordinatorHooks g_coordinator;
 // Threads that found the pool full (note_unprofiled_thread).
 uint64_t g_unprofiled_threads = 0;
 
@@ -281,7 +283,7 @@ __attribute__((constructor)) void andweorc_runtime_init() {
   if (start_runtime()) {
     probes_start();  // before the program's threads: they inherit the events
     g_coordinator_pid = g_pid;
-    coordinator_start();
+    if (g_coordinator.start != nullptr) g_coordinator.start();
   }
 }
 
@@ -290,6 +292,10 @@ __attribute__((destructor)) void andweorc_runtime_fini() { runtime_shutdown(); }
 }  // namespace
 
 const Config& config() { return g_config; }
+
+void install_coordinator_hooks(const CoordinatorHooks& hooks) {
+  g_coordinator = hooks;
+}
 
 LinkedStart runtime_start_linked(uint64_t period_ns, bool force_timer) {
   if (g_shadowed) return LinkedStart::kShadowed;
@@ -406,7 +412,8 @@ void note_unprofiled_thread() {
 void runtime_shutdown() {
   if (!runtime_active() || !is_original_process()) return;
   if (__atomic_exchange_n(&g_shut_down, true, __ATOMIC_ACQ_REL)) return;
-  if (g_pid == g_coordinator_pid) coordinator_stop();
+  if (g_pid == g_coordinator_pid && g_coordinator.stop != nullptr)
+    g_coordinator.stop();
   collector_stop();
   stop_all_samplers();
   g_io_lock.lock();
