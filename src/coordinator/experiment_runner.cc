@@ -19,7 +19,6 @@ namespace andweorc::coordinator {
 namespace {
 
 constexpr uint64_t kMaxLengthNs = 4000000000ull;
-constexpr const char* kEndToEndPoint = "end-to-end";
 // End-to-end runs hold one experiment each and cannot be paired: as Coz,
 // 30% of them are 0% baselines.
 constexpr int kZeroSpeedupPercent = 30;
@@ -27,14 +26,6 @@ constexpr int kZeroSpeedupPercent = 30;
 // Whether the region key names a function (region_key()).
 bool is_function_key(const std::string& key) {
   return key.rfind("function\t", 0) == 0;
-}
-
-void append(std::string& buf, const void* p, size_t n) {
-  buf.append(static_cast<const char*>(p), n);
-}
-void append_padded(std::string& buf, const std::string& s) {
-  buf += s;
-  buf.append(raw::padded8(uint32_t(s.size())) - s.size(), '\0');
 }
 
 }  // namespace
@@ -199,55 +190,18 @@ void ExperimentRunner::record(uint32_t selection, bool by_function, int speedup,
                               const PointSnapshot& after, bool end_to_end) {
   const LineInfo& info = catalog_.line(
       by_function ? catalog_.function(selection).first_line : selection);
-  const std::string& function =
+  ExperimentFacts facts;
+  facts.start_ns = start;
+  facts.duration_ns = end - start;
+  facts.delay_ns = delay;
+  facts.selected_samples = hits;
+  facts.speedup_pct = speedup;
+  facts.by_function = by_function;
+  facts.file = info.file;
+  facts.line = info.line;
+  facts.function =
       by_function ? catalog_.function(selection).name : info.function;
-  std::string points;
-  uint32_t npoints = 0;
-  auto add_point = [&](const std::string& name, const raw::ExperimentPoint& p) {
-    raw::ExperimentPoint e = p;
-    e.name_len = uint32_t(name.size());
-    append(points, &e, sizeof e);
-    append_padded(points, name);
-    ++npoints;
-  };
-  for (const auto& [name, a] : after) {
-    auto it = before.find(name);
-    PointState b = it == before.end() ? PointState{} : it->second;
-    raw::ExperimentPoint e{};
-    if (a.latency) {
-      e.kind = ANDWEORC_KIND_BEGIN;
-      e.delta = a.begins - b.begins;
-      e.departures = a.ends - b.ends;
-      e.in_flight_start = int64_t(b.begins) - int64_t(b.ends);
-      e.in_flight_end = int64_t(a.begins) - int64_t(a.ends);
-    } else {
-      e.kind = ANDWEORC_KIND_THROUGHPUT;
-      e.delta = a.visits - b.visits;
-    }
-    add_point(name, e);
-  }
-  if (end_to_end) {
-    raw::ExperimentPoint e{};
-    e.kind = ANDWEORC_KIND_THROUGHPUT;
-    e.delta = 1;
-    add_point(kEndToEndPoint, e);
-  }
-  raw::ExperimentHeader h{};
-  h.start_ns = start;
-  h.duration_ns = end - start;
-  h.delay_ns = delay;
-  h.selected_samples = hits;
-  h.speedup_pct = uint32_t(speedup);
-  h.granularity = by_function ? 1 : 0;
-  h.line = uint32_t(info.line);
-  h.npoints = npoints;
-  h.file_len = uint32_t(info.file.size());
-  h.function_len = uint32_t(function.size());
-  std::string body;
-  append(body, &h, sizeof h);
-  append_padded(body, info.file);
-  append_padded(body, function);
-  body += points;
+  std::string body = encode_experiment(facts, before, after, end_to_end);
   runtime::io_lock().lock();
   runtime::raw_write(raw::kExperiment, body.data(), body.size());
   runtime::io_lock().unlock();

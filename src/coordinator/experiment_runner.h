@@ -16,17 +16,14 @@
 #include <vector>
 
 #include "coordinator/coordinator_config.h"
+#include "coordinator/experiment_record.h"
 #include "coordinator/line_catalog.h"
 #include "planner/experiment_planner.h"
 #include "runtime/delay_engine.h"
 
 namespace andweorc::coordinator {
 
-struct PointState {  // cumulative totals at one instant
-  uint64_t visits = 0, begins = 0, ends = 0;
-  bool latency = false;
-};
-using PointSnapshot = std::map<std::string, PointState>;
+// The runtime's progress-point totals now.
 PointSnapshot snapshot_points();
 
 class ExperimentRunner {
