@@ -155,8 +155,10 @@ void ProgressDisplay::loop() {
     lock.unlock();
     auto now = Clock::now();
     state.elapsed_s = std::chrono::duration<double>(now - start).count();
+    std::vector<profile::Experiment> fresh;
+    if (o_.experiments_enabled || o_.observe) fresh = tail.poll();
+    if (o_.observe) o_.observe(state.elapsed_s, fresh, tail.point_totals());
     if (o_.experiments_enabled) {
-      std::vector<profile::Experiment> fresh = tail.poll();
       for (const profile::Experiment& e : fresh)
         tracker.add(experiments::to_observation(e));
       seen.insert(seen.end(), fresh.begin(), fresh.end());

@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "ingest/raw_reader.h"
 #include "planner/convergence.h"
 #include "profile/profile.h"
 
@@ -65,6 +66,11 @@ struct MonitorOptions {
   // the background), SIGTERM.
   std::function<void(int signal)> stop_program;
   double escalate_after_s = 3;
+  // Called after each poll of the raw files (the live view, src/live):
+  // seconds since the start, the new experiments, the point totals.
+  std::function<void(double, const std::vector<profile::Experiment>&,
+                     const std::vector<ingest::RawPoint>&)>
+      observe;
 };
 
 class ProgressDisplay {

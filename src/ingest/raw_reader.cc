@@ -43,23 +43,6 @@ void parse_samples(const std::string& buf, size_t pos, size_t end,
   }
 }
 
-void parse_points(const std::string& buf, size_t pos, size_t end,
-                  RawProcess* out) {
-  raw::PointsHeader ph;
-  if (!read_pod(buf, pos, end, &ph)) return;
-  pos += sizeof ph;
-  std::vector<RawPoint> points;
-  for (uint32_t i = 0; i < ph.count; ++i) {
-    raw::PointEntry e;
-    if (!read_pod(buf, pos, end, &e)) return;
-    pos += sizeof e;
-    if (pos + e.name_len > end) return;
-    points.push_back(RawPoint{e.kind, buf.substr(pos, e.name_len), e.value});
-    pos += raw::padded8(e.name_len);
-  }
-  out->points = std::move(points);
-}
-
 bool read_string(const std::string& buf, size_t* pos, size_t end, uint32_t len,
                  std::string* out) {
   if (*pos + len > end) return false;
@@ -69,6 +52,24 @@ bool read_string(const std::string& buf, size_t* pos, size_t end, uint32_t len,
 }
 
 }  // namespace
+
+bool decode_points(const std::string& buf, size_t pos, size_t end,
+                   std::vector<RawPoint>* out) {
+  raw::PointsHeader ph;
+  if (!read_pod(buf, pos, end, &ph)) return false;
+  pos += sizeof ph;
+  std::vector<RawPoint> points;
+  for (uint32_t i = 0; i < ph.count; ++i) {
+    raw::PointEntry e;
+    if (!read_pod(buf, pos, end, &e)) return false;
+    pos += sizeof e;
+    if (pos + e.name_len > end) return false;
+    points.push_back(RawPoint{e.kind, buf.substr(pos, e.name_len), e.value});
+    pos += raw::padded8(e.name_len);
+  }
+  *out = std::move(points);
+  return true;
+}
 
 bool decode_experiment(const std::string& buf, size_t pos, size_t end,
                        RawExperiment* out) {
@@ -195,7 +196,7 @@ bool parse_raw_bytes(const std::string& buf, const std::string& path,
         break;
       }
       case raw::kPoints:
-        parse_points(buf, body, end, out);
+        decode_points(buf, body, end, &out->points);
         break;
       case raw::kLost: {
         raw::LostRecord lr;
