@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <httplib.h>
 #include <signal.h>
+#include <sys/socket.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -132,6 +133,14 @@ std::unique_ptr<LiveServer> LiveServer::start(const ListenAddress& address,
   s->token = random_token();
   s->page = std::move(page);
   s->server.new_task_queue = [] { return new httplib::ThreadPool(kWorkers); };
+  // cpp-httplib's default also sets SO_REUSEPORT, which lets a second
+  // server (another run of the same user) bind the same port and take
+  // half of the page's requests. SO_REUSEADDR alone still allows a quick
+  // restart on a port in TIME_WAIT.
+  s->server.set_socket_options([](int sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   s->server.Get("/", [s](const httplib::Request& req, httplib::Response& res) {
     if (!s->allowed(req, res)) return;
     res.set_header("Cache-Control", "no-store");
