@@ -108,11 +108,14 @@
   }
 
   function curve(id, holder, l) {
-    const p = l.predictions || [];
+    // The fitted line passes through 0 at 0% (analysis.h: predict()).
+    const p = [{line_speedup: 0, value: 0, low: 0, high: 0},
+               ...(l.predictions || [])];
+    const xMax = p[p.length - 1].line_speedup || 1;
     plot(id, holder, {
       height: 160,
       legend: {show: false},
-      scales: {x: {time: false, range: [0, 1]}},
+      scales: {x: {time: false, range: [0, xMax]}},
       series: [
         {label: 'line speed-up'},
         {label: 'predicted', stroke: '#d9480f', width: 2},
