@@ -89,8 +89,8 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
     if (int pid = running_child_pid(); pid > 0) kill(pid, sig);
   };
   if (live)
-    mo.observe = [&live](double t, const auto& fresh, const auto& totals) {
-      live->observe(t, fresh, totals);
+    mo.observe = [&live](double t, const auto& fresh, auto& tail) {
+      live->observe(t, fresh, tail);
     };
   std::optional<ProgressDisplay> progress;
   if (live || mo.draw || mo.until_stable || mo.max_time_s > 0 ||

@@ -57,6 +57,16 @@ std::vector<RawPoint> ExperimentTail::point_totals() const {
   return out;
 }
 
+std::vector<ExperimentTail::ProcessSamples> ExperimentTail::take_samples() {
+  std::vector<ProcessSamples> out;
+  for (auto& [path, state] : files_) {
+    if (state.samples.empty()) continue;
+    out.push_back({state.pid, &state.maps, std::move(state.samples)});
+    state.samples.clear();
+  }
+  return out;
+}
+
 void ExperimentTail::read_new(const std::string& path, FileState* state,
                               std::vector<profile::Experiment>* out) {
   std::string buf = read_from(path, state->offset);
@@ -86,6 +96,10 @@ void ExperimentTail::read_new(const std::string& path, FileState* state,
       raw::ProcessRecord pr;
       std::memcpy(&pr, buf.data() + body, sizeof pr);
       state->pid = pr.pid;
+    } else if (keep_samples_ && rh.type == raw::kSamples) {
+      decode_samples(buf, body, body + rh.size, &state->samples);
+    } else if (keep_samples_ && rh.type == raw::kMaps) {
+      state->maps = buf.substr(body, rh.size);
     } else if (rh.type == raw::kPoints) {
       decode_points(buf, body, body + rh.size, &state->points);
     } else if (rh.type == raw::kExperiment) {

@@ -33,18 +33,32 @@ class ExperimentTail {
   // snapshot, summed over processes by (kind, name), sorted by name.
   std::vector<RawPoint> point_totals() const;
 
+  // With keep_samples(true), poll() also keeps the samples it reads until
+  // take_samples() (the live sampling profile; off for the progress line).
+  void keep_samples(bool on) { keep_samples_ = on; }
+  struct ProcessSamples {
+    int pid = 0;
+    const std::string* maps = nullptr;  // its last maps snapshot; stays
+                                        // valid while the tail lives
+    std::vector<RawSample> samples;
+  };
+  std::vector<ProcessSamples> take_samples();
+
  private:
   struct FileState {
     uint64_t offset = 0;  // next unread record; 0 = header not read yet
     bool ignored = false;
     int pid = 0;
-    std::vector<RawPoint> points;  // the last snapshot
+    std::vector<RawPoint> points;    // the last snapshot
+    std::string maps;                // the last maps snapshot
+    std::vector<RawSample> samples;  // kept since the last take_samples()
   };
   void read_new(const std::string& path, FileState* state,
                 std::vector<profile::Experiment>* out);
 
   std::string dir_;
   std::map<std::string, FileState> files_;
+  bool keep_samples_ = false;
 };
 
 }  // namespace andweorc::ingest

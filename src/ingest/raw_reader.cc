@@ -22,8 +22,18 @@ bool read_pod(const std::string& buf, size_t pos, size_t end, T* out) {
   return true;
 }
 
-void parse_samples(const std::string& buf, size_t pos, size_t end,
-                   RawProcess* out) {
+bool read_string(const std::string& buf, size_t* pos, size_t end, uint32_t len,
+                 std::string* out) {
+  if (*pos + len > end) return false;
+  *out = buf.substr(*pos, len);
+  *pos += raw::padded8(len);
+  return true;
+}
+
+}  // namespace
+
+void decode_samples(const std::string& buf, size_t pos, size_t end,
+                    std::vector<RawSample>* out) {
   while (pos + sizeof(raw::SampleHeader) <= end) {
     raw::SampleHeader sh;
     read_pod(buf, pos, end, &sh);
@@ -39,19 +49,9 @@ void parse_samples(const std::string& buf, size_t pos, size_t end,
     s.frames.resize(sh.nframes);
     std::memcpy(s.frames.data(), buf.data() + pos, bytes);
     pos += bytes;
-    out->samples.push_back(std::move(s));
+    out->push_back(std::move(s));
   }
 }
-
-bool read_string(const std::string& buf, size_t* pos, size_t end, uint32_t len,
-                 std::string* out) {
-  if (*pos + len > end) return false;
-  *out = buf.substr(*pos, len);
-  *pos += raw::padded8(len);
-  return true;
-}
-
-}  // namespace
 
 bool decode_points(const std::string& buf, size_t pos, size_t end,
                    std::vector<RawPoint>* out) {
@@ -187,7 +187,7 @@ bool parse_raw_bytes(const std::string& buf, const std::string& path,
         out->maps = buf.substr(body, rh.size);
         break;
       case raw::kSamples:
-        parse_samples(buf, body, end, out);
+        decode_samples(buf, body, end, &out->samples);
         break;
       case raw::kThread: {
         raw::ThreadRecord tr;

@@ -53,6 +53,14 @@ OJson history_json(const LiveSnapshot& s) {
   return OJson{{"convergence", std::move(conv)}, {"points", std::move(points)}};
 }
 
+OJson functions_json(const std::vector<FunctionShare>& v) {
+  OJson out = OJson::array();
+  for (const FunctionShare& f : v)
+    out.push_back(OJson{
+        {"function", f.function}, {"samples", f.samples}, {"share", f.share}});
+  return out;
+}
+
 }  // namespace
 
 OJson snapshot_json(const LiveSnapshot& s, const std::string& kind,
@@ -72,6 +80,11 @@ OJson snapshot_json(const LiveSnapshot& s, const std::string& kind,
           {"convergence", convergence_json(s.convergence)},
           {"ranking", report::analysis_to_json(s.analysis, {})},
           {"points", std::move(points)},
+          {"samples", OJson{{"window_s", s.samples_window_s},
+                            {"recent_samples", s.recent_samples},
+                            {"total_samples", s.total_samples},
+                            {"recent", functions_json(s.recent_functions)},
+                            {"total", functions_json(s.total_functions)}}},
           {"dropped", dropped}};
   if (history) j["history"] = history_json(s);
   return j;

@@ -16,7 +16,8 @@ namespace andweorc::live {
 inline constexpr int kLiveSchemaVersion = 1;
 
 // {"schema", "kind", "time_s", "experiments", "experiments_per_s",
-//  "convergence", "ranking", "points", "dropped"}; with `history` also
+//  "convergence", "ranking", "points", "samples", "dropped"}; with `history`
+//  also
 // "history": {"convergence": [...], "points": [...]}, the whole series the
 // page plots. kind is "update" while the program runs, "final" for the
 // last line (the written profile's experiments).

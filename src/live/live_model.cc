@@ -106,6 +106,12 @@ LiveSnapshot LiveModel::tick(double time_s) {
     convergence_history_.erase(convergence_history_.begin());
   out.convergence_history = convergence_history_;
 
+  out.samples_window_s = samples_.window_s();
+  out.recent_samples = samples_.recent_samples(time_s);
+  out.total_samples = samples_.total_samples();
+  out.recent_functions = samples_.recent(time_s, o_.top_functions);
+  out.total_functions = samples_.total(o_.top_functions);
+
   for (auto& [key, s] : series_) {
     s.rates.emplace_back(time_s, rate_now(s, time_s));
     if (s.rates.size() > o_.max_history) s.rates.erase(s.rates.begin());

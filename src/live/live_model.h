@@ -1,6 +1,6 @@
 // live_model.h: what `andweorc run --live` / `--live-json` show while the
 // program runs: the experiments so far, their ranking and convergence, and
-// progress-point rates over time.
+// progress-point rates over time, and a flat sampling profile.
 //
 // Fed by the monitor's raw-file tail (ingest/experiment_tail.h): new
 // experiments and each poll's progress-point totals, stamped with the time
@@ -19,6 +19,7 @@
 
 #include "experiments/analysis.h"
 #include "ingest/raw_reader.h"
+#include "live/sample_profile.h"
 #include "planner/convergence.h"
 #include "profile/profile.h"
 
@@ -50,6 +51,11 @@ struct LiveSnapshot {
   profile::Convergence convergence;  // as the profile would store it
   std::vector<ConvergenceTick> convergence_history;
   std::vector<PointSeries> points;  // sorted by name, then kind
+  // The sampling profile: the top functions over the last window_s and
+  // over the whole run.
+  double samples_window_s = 0;
+  uint64_t recent_samples = 0, total_samples = 0;
+  std::vector<FunctionShare> recent_functions, total_functions;
 };
 
 struct LiveModelOptions {
@@ -57,12 +63,15 @@ struct LiveModelOptions {
   // point totals every 0.5 s and the tool sees them up to a poll late, so
   // a window of several snapshots keeps the rate from jumping.
   double rate_window_s = 2;
-  size_t max_history = 3600;  // ticks kept per series (an hour at 1/s)
+  size_t max_history = 3600;     // ticks kept per series (an hour at 1/s)
+  double samples_window_s = 10;  // "the last N seconds" of the profile
+  size_t top_functions = 20;     // per span, in a snapshot
 };
 
 class LiveModel {
  public:
-  explicit LiveModel(LiveModelOptions options = {}) : o_(options) {}
+  explicit LiveModel(LiveModelOptions options = {})
+      : o_(options), samples_(options.samples_window_s) {}
 
   // New experiments, in the order the tail returned them.
   void add_experiments(const std::vector<profile::Experiment>& fresh,
@@ -70,6 +79,11 @@ class LiveModel {
   // Progress-point totals (summed over processes) as seen at time_s.
   void add_point_totals(const std::vector<ingest::RawPoint>& totals,
                         double time_s);
+  // Samples seen at time_s, by function.
+  void add_samples(const std::map<std::string, uint64_t>& by_function,
+                   double time_s) {
+    samples_.add(time_s, by_function);
+  }
   // Replaces the experiments with the final, complete list (the written
   // profile's), so the last snapshot is the profile's answer.
   void set_experiments(const std::vector<profile::Experiment>& all);
@@ -98,6 +112,7 @@ class LiveModel {
   planner::ConvergenceTracker tracker_;
   std::map<std::pair<std::string, std::string>, Series> series_;
   std::vector<ConvergenceTick> convergence_history_;
+  SampleProfile samples_;
 };
 
 }  // namespace andweorc::live

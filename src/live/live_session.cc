@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <filesystem>
+
 #include "andweorc/andweorc.h"
 #include "live/live_json.h"
 #include "live/live_page.h"
@@ -38,16 +40,39 @@ std::string LiveSession::url() const { return server_ ? server_->url() : ""; }
 
 void LiveSession::observe(double time_s,
                           const std::vector<profile::Experiment>& fresh,
-                          const std::vector<ingest::RawPoint>& totals) {
+                          ingest::ExperimentTail& tail) {
   std::lock_guard<std::mutex> lock(mu_);
   if (finished_) return;
   model_.add_experiments(fresh, time_s);
-  model_.add_point_totals(totals, time_s);
+  model_.add_point_totals(tail.point_totals(), time_s);
+  std::map<std::string, uint64_t> by_function;
+  for (const auto& batch : tail.take_samples()) {
+    auto& [text, maps] = maps_[batch.pid];
+    if (batch.maps && *batch.maps != text) {
+      text = *batch.maps;
+      maps = symbols::ProcessMaps::parse(text);
+    }
+    for (const ingest::RawSample& s : batch.samples)
+      by_function[function_of(s.frames[0], maps)] += s.weight;
+  }
+  model_.add_samples(by_function, time_s);
   // The stream gets one line per period. The page also gets a new
   // experiment at once (the aim: visible within 2 s of its end, and the
   // page polls every 0.5 s).
   bool due = last_line_s_ < 0 || time_s - last_line_s_ >= o_.period_s;
   if (due || (server_ && !fresh.empty())) publish(time_s, "update", due);
+}
+
+// The sampled instruction's innermost function; "[module]" when it has no
+// symbol (a stripped library), "[unknown]" outside any mapping.
+std::string LiveSession::function_of(uint64_t address,
+                                     const symbols::ProcessMaps& maps) {
+  symbols::Location l = symbolizer_.symbolize(maps, address, false);
+  if (!l.frames.empty() && !l.frames[0].function.empty())
+    return l.frames[0].function;
+  if (!l.module.empty())
+    return "[" + std::filesystem::path(l.module).filename().string() + "]";
+  return "[unknown]";
 }
 
 void LiveSession::publish(double time_s, const std::string& kind, bool line) {

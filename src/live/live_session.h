@@ -10,17 +10,20 @@
 #ifndef ANDWEORC_LIVE_LIVE_SESSION_H_
 #define ANDWEORC_LIVE_LIVE_SESSION_H_
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "ingest/experiment_tail.h"
 #include "ingest/raw_reader.h"
 #include "live/line_stream.h"
 #include "live/live_model.h"
 #include "live/live_server.h"
 #include "profile/profile.h"
+#include "symbols/symbolizer.h"
 
 namespace andweorc::live {
 
@@ -41,10 +44,11 @@ class LiveSession {
 
   // The page's URL ("" without --live).
   std::string url() const;
-  // New experiments and the point totals of one poll, at time_s since the
-  // run started; publishes when period_s has passed since the last update.
+  // New experiments of one poll, and the tail's point totals and samples
+  // (it must keep_samples()), at time_s since the run started; publishes
+  // when period_s has passed since the last update.
   void observe(double time_s, const std::vector<profile::Experiment>& fresh,
-               const std::vector<ingest::RawPoint>& totals);
+               ingest::ExperimentTail& tail);
   // The last update, from the written profile's experiments and point
   // totals (complete, unlike the tail's, which may miss the last flush):
   // kind "final". Then
@@ -54,12 +58,16 @@ class LiveSession {
 
  private:
   explicit LiveSession(LiveOptions options) : o_(std::move(options)) {}
+  std::string function_of(uint64_t address, const symbols::ProcessMaps& maps);
   // A snapshot to the page, and to the stream when `line`.
   void publish(double time_s, const std::string& kind, bool line);
 
   LiveOptions o_;
   std::mutex mu_;  // observe() and finish() come from different threads
   LiveModel model_;
+  // Samples to functions: each process's maps as last recorded.
+  symbols::Symbolizer symbolizer_;
+  std::map<int, std::pair<std::string, symbols::ProcessMaps>> maps_;
   double last_line_s_ = -1;  // when the stream last got a line
   std::unique_ptr<LineStream> stream_;
   std::unique_ptr<LiveServer> server_;

@@ -6,6 +6,8 @@
 // with every request but the tool's own origin refused and recorded, then
 // checks: the page connects and says it is running; the experiment count
 // grows (an update arrived); the ranking's rows and the plots are drawn;
+// the sampling profile names the hot function, over the last seconds and,
+// switched, over the whole run;
 // when the program ends the page shows the final state, whose experiment
 // count is the written profile's, and it keeps it (no error, still drawn)
 // after the tool has exited. Exit 0 on success, 1 on a failed check, 77
@@ -69,6 +71,13 @@ await withBrowser({allow: u => origin !== null && u.startsWith(origin + '/')},
   await page.waitForSelector('#ranking tr.rank-row', {timeout: 20000});
   const rows = await page.$$eval('#ranking tr.rank-row', r => r.length);
   check(rows > 0, `the ranking has ${rows} rows`);
+  await page.waitForSelector('#samples tr.sample-row', {timeout: 20000});
+  const hot = await page.$eval('#samples tr.sample-row td', td => td.textContent);
+  check(hot === 'transform_item',
+        `the sampling profile's top function is transform_item (${hot})`);
+  await page.selectOption('#samples-span', 'total');
+  const note = await page.$eval('#samples-note', p => p.textContent);
+  check(/in the run/.test(note), `the whole run is shown on request (${note})`);
   const drawn = await page.$$eval('#convergence-plot canvas, #rates-plot canvas',
                                   cs => cs.length);
   check(drawn === 2, `the convergence and rate plots are drawn (${drawn})`);

@@ -165,5 +165,45 @@ TEST(LiveJson, InvalidUtf8InANameIsReplacedNotThrown) {
   EXPECT_NO_THROW(nlohmann::json::parse(line));
 }
 
+TEST(SampleProfile, LastSecondsAndWholeRun) {
+  SampleProfile p(10);
+  p.add(1, {{"parse", 30}, {"hash", 10}});
+  p.add(6, {{"parse", 10}});
+  p.add(12, {{"hash", 50}, {"log", 5}});  // t=1 is now out of the window
+  auto recent = p.recent(12, 10);
+  ASSERT_EQ(recent.size(), 3u);
+  EXPECT_EQ(recent[0].function, "hash");
+  EXPECT_EQ(recent[0].samples, 50u);
+  EXPECT_EQ(recent[1].function, "parse");
+  EXPECT_EQ(recent[1].samples, 10u);
+  EXPECT_NEAR(recent[0].share, 50.0 / 65, 1e-12);
+  EXPECT_EQ(p.recent_samples(12), 65u);
+  auto total = p.total(2);  // the top 2 only
+  ASSERT_EQ(total.size(), 2u);
+  EXPECT_EQ(total[0].function, "hash");
+  EXPECT_EQ(total[0].samples, 60u);
+  EXPECT_EQ(total[1].function, "parse");
+  EXPECT_EQ(total[1].samples, 40u);
+  EXPECT_EQ(p.total_samples(), 105u);
+  EXPECT_NEAR(total[1].share, 40.0 / 105, 1e-12);
+  // Nothing new for a whole window: the recent profile is empty.
+  EXPECT_TRUE(p.recent(30, 10).empty());
+  EXPECT_EQ(p.total_samples(), 105u);
+}
+
+TEST(LiveModel, SnapshotCarriesTheSamplingProfile) {
+  LiveModel m;
+  m.add_samples({{"f", 3}, {"g", 1}}, 0.5);
+  LiveSnapshot s = m.tick(1);
+  EXPECT_EQ(s.total_samples, 4u);
+  EXPECT_EQ(s.recent_samples, 4u);
+  ASSERT_EQ(s.recent_functions.size(), 2u);
+  EXPECT_EQ(s.recent_functions[0].function, "f");
+  auto j = snapshot_json(s, "update", 0, false);
+  EXPECT_EQ(j["samples"]["total_samples"], 4);
+  EXPECT_EQ(j["samples"]["recent"][0]["function"], "f");
+  EXPECT_EQ(j["samples"]["window_s"], 10);
+}
+
 }  // namespace
 }  // namespace andweorc::live

@@ -1,7 +1,8 @@
 // live.js: the page of `andweorc run --live`. Polls the tool's /state
 // (same origin, the page's token) twice a second and redraws: the status,
 // the convergence signal and progress-point rates over time, and the
-// causal ranking with each line's predicted curve and interval. When the
+// causal ranking with each line's predicted curve and interval, and the
+// sampling profile (last N seconds or the whole run). When the
 // tool exits the page keeps the last state it got (the final one, normally)
 // and says so. Text goes into the page as text nodes only: file and
 // function names come from the profiled program.
@@ -45,11 +46,20 @@
   const convPlot = el('div', {id: 'convergence-plot', class: 'plot'});
   const ratesPlot = el('div', {id: 'rates-plot', class: 'plot'});
   const ranking = el('div', {id: 'ranking'});
+  // The sampling profile: the last N seconds or the whole run.
+  const spanSelect = el('select', {id: 'samples-span'},
+                        el('option', {value: 'recent'}, 'last seconds'),
+                        el('option', {value: 'total'}, 'whole run'));
+  const samplesNote = el('p', {id: 'samples-note', class: 'note'});
+  const samplesTable = el('div', {id: 'samples'});
   root.append(
       status, summary,
       el('section', null, el('h2', null, 'Convergence'), convText, convPlot),
       el('section', null, el('h2', null, 'Progress-point rates'), ratesPlot),
-      el('section', null, el('h2', null, 'Causal ranking'), ranking));
+      el('section', null, el('h2', null, 'Causal ranking'), ranking),
+      el('section', null, el('h2', null, 'Where the time goes (samples)'),
+         el('label', null, 'Span: ', spanSelect), samplesNote, samplesTable));
+  spanSelect.addEventListener('change', () => { if (last) drawSamples(last); });
 
   const plots = {};  // id -> uPlot, destroyed before each redraw
   function plot(id, holder, opts, data) {
@@ -175,6 +185,29 @@
     for (const [id, holder, l] of toDraw) curve(id, holder, l);
   }
 
+  function drawSamples(s) {
+    const p = s.samples;
+    if (!p) return;
+    const recent = spanSelect.value === 'recent';
+    const rows = recent ? p.recent : p.total;
+    const n = recent ? p.recent_samples : p.total_samples;
+    spanSelect.options[0].textContent = 'last ' + num(p.window_s, 0) + ' s';
+    samplesNote.textContent = n + ' samples ' +
+        (recent ? 'in the last ' + num(p.window_s, 0) + ' s' : 'in the run') +
+        '; the sampled instruction\'s function, all code (not only the ' +
+        'profiled scope).';
+    const body = el('tbody');
+    for (const r of rows) {
+      body.appendChild(el('tr', {class: 'sample-row'},
+          el('td', null, r.function), el('td', null, String(r.samples)),
+          el('td', null, pct(r.share, 1))));
+    }
+    samplesTable.replaceChildren(el('table', {class: 'ranking'},
+        el('thead', null, el('tr', null, el('th', null, 'function'),
+                             el('th', null, 'samples'),
+                             el('th', null, 'share'))), body));
+  }
+
   let last = null;       // the last state received
   let lastTime = -1;     // its time_s: redraw only when it changed
   let failures = 0;
@@ -197,6 +230,7 @@
     drawConvergence(h);
     drawRates((s.history && s.history.points) || []);
     drawRanking(s.ranking);
+    drawSamples(s);
   }
 
   async function poll() {
