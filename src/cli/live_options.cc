@@ -9,16 +9,19 @@ void add_live_options(CLI::App* cmd, RunOptions* o) {
   auto* group = "Live view (docs/live.md)";
   cmd->add_option("--live", o->live_address,
                   "Serve a live page of the run on this machine: the "
-                  "ranking, convergence and progress-point rates, updated "
-                  "every second. Optional ADDR:PORT, loopback only "
+                  "ranking, convergence, progress-point rates and sampling "
+                  "profile, updated every second. Optional ADDR:PORT, "
+                  "loopback only "
                   "(default 127.0.0.1 and a free port); the URL, with its "
                   "access token, is printed on standard error")
       ->expected(0, 1)
+      ->type_name("[ADDR:PORT]")
       ->group(group);
   cmd->add_option("--live-json", o->live_json,
                   "Write the live state as JSON lines, about one a second, "
                   "to FILE or - (standard output); a slow reader loses "
                   "lines (counted in \"dropped\"), never the profile")
+      ->type_name("FILE|-")
       ->group(group);
 }
 
