@@ -12,6 +12,7 @@ packages=(
   binutils       # strip, readelf
   clang-format   # style gate in scripts/test.sh
   chromium       # the HTML report's browser test (tests/browser)
+  libcpp-httplib-dev   # `run --live`: the local web page (src/live)
   clang libclang-rt-14-dev   # libFuzzer for fuzz/ (ANDWEORC_BUILD_FUZZERS=ON)
 )
 # Node.js and npm fetch uPlot (embedded into the HTML report at build time)

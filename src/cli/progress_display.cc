@@ -144,6 +144,7 @@ void ProgressDisplay::request_stop(const std::string& why, double now_s) {
 
 void ProgressDisplay::loop() {
   ingest::ExperimentTail tail(o_.data_dir);
+  tail.keep_samples(bool(o_.observe));
   std::vector<profile::Experiment> seen;
   planner::ConvergenceTracker tracker;
   ProgressState state;
@@ -155,8 +156,10 @@ void ProgressDisplay::loop() {
     lock.unlock();
     auto now = Clock::now();
     state.elapsed_s = std::chrono::duration<double>(now - start).count();
+    std::vector<profile::Experiment> fresh;
+    if (o_.experiments_enabled || o_.observe) fresh = tail.poll();
+    if (o_.observe) o_.observe(state.elapsed_s, fresh, tail);
     if (o_.experiments_enabled) {
-      std::vector<profile::Experiment> fresh = tail.poll();
       for (const profile::Experiment& e : fresh)
         tracker.add(experiments::to_observation(e));
       seen.insert(seen.end(), fresh.begin(), fresh.end());

@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "ingest/experiment_tail.h"
 #include "planner/convergence.h"
 #include "profile/profile.h"
 
@@ -65,6 +66,12 @@ struct MonitorOptions {
   // the background), SIGTERM.
   std::function<void(int signal)> stop_program;
   double escalate_after_s = 3;
+  // Called after each poll of the raw files (the live view, src/live):
+  // seconds since the start, the new experiments, and the tail (point
+  // totals, samples: it keeps them when observe is set).
+  std::function<void(double, const std::vector<profile::Experiment>&,
+                     ingest::ExperimentTail&)>
+      observe;
 };
 
 class ProgressDisplay {

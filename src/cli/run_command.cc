@@ -16,6 +16,7 @@
 #include "cli/child_process.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/live_options.h"
 #include "cli/probe_options.h"
 #include "cli/progress_display.h"
 #include "cli/run_environment.h"
@@ -63,6 +64,14 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   }
   fs::create_directories(data_dir);
 
+  bool live_failed = false;
+  auto live = start_live(o, command, &live_failed, &error);
+  if (live_failed) {
+    std::cerr << "andweorc: " << error << "\n";
+    if (o.keep_raw.empty()) fs::remove_all(data_dir);
+    return kExitUsage;
+  }
+
   auto start_wall = std::chrono::system_clock::now();
   auto start = std::chrono::steady_clock::now();
   MonitorOptions mo;
@@ -79,8 +88,12 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   mo.stop_program = [](int sig) {
     if (int pid = running_child_pid(); pid > 0) kill(pid, sig);
   };
+  if (live)
+    mo.observe = [&live](double t, const auto& fresh, auto& tail) {
+      live->observe(t, fresh, tail);
+    };
   std::optional<ProgressDisplay> progress;
-  if (mo.draw || mo.until_stable || mo.max_time_s > 0 ||
+  if (live || mo.draw || mo.until_stable || mo.max_time_s > 0 ||
       (mo.warn && mo.experiments_enabled && !o.end_to_end))
     progress.emplace(mo);
   auto runtime_env = runtime_environment(o, *settings, runtime, data_dir);
@@ -131,6 +144,7 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
     std::cerr << "andweorc: " << error << "\n";
     return status != 0 ? status : kExitUsage;
   }
+  if (live) live->finish(seconds, prof);
   if (!o.quiet) {
     report::TextOptions options;
     options.top = o.top;
@@ -229,7 +243,11 @@ CommandRunner add_run_command(CLI::App& app,
       ->capture_default_str()
       ->group(causal);
   add_probe_options(cmd, &o->probes);
-  return [o, command] { return run_profile(*o, command); };
+  add_live_options(cmd, o.get());
+  return [o, command, cmd] {
+    note_live_options(cmd, o.get());
+    return run_profile(*o, command);
+  };
 }
 
 }  // namespace andweorc::cli

@@ -42,6 +42,10 @@ struct RunOptions {
   bool until_stable = false;
   std::string max_time;  // "" = no limit
   ProbeOptions probes;   // --progress/--latency without annotations
+  // The live view (live_options.h, docs/live.md).
+  std::string live_json;     // --live-json FILE or "-"; "" = none
+  bool live = false;         // --live given
+  std::string live_address;  // its ADDR:PORT; "" = 127.0.0.1, any port
 };
 
 // What the checked options stand for.

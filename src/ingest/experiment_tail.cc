@@ -4,6 +4,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <utility>
 
 #include "ingest/profile_builder.h"
 #include "ingest/raw_reader.h"
@@ -45,6 +47,26 @@ std::vector<profile::Experiment> ExperimentTail::poll() {
   return out;
 }
 
+std::vector<RawPoint> ExperimentTail::point_totals() const {
+  std::map<std::pair<std::string, uint32_t>, uint64_t> sum;
+  for (const auto& [path, state] : files_)
+    for (const RawPoint& p : state.points) sum[{p.name, p.kind}] += p.value;
+  std::vector<RawPoint> out;
+  for (const auto& [key, value] : sum)
+    out.push_back(RawPoint{key.second, key.first, value});
+  return out;
+}
+
+std::vector<ExperimentTail::ProcessSamples> ExperimentTail::take_samples() {
+  std::vector<ProcessSamples> out;
+  for (auto& [path, state] : files_) {
+    if (state.samples.empty()) continue;
+    out.push_back({state.pid, &state.maps, std::move(state.samples)});
+    state.samples.clear();
+  }
+  return out;
+}
+
 void ExperimentTail::read_new(const std::string& path, FileState* state,
                               std::vector<profile::Experiment>* out) {
   std::string buf = read_from(path, state->offset);
@@ -74,6 +96,12 @@ void ExperimentTail::read_new(const std::string& path, FileState* state,
       raw::ProcessRecord pr;
       std::memcpy(&pr, buf.data() + body, sizeof pr);
       state->pid = pr.pid;
+    } else if (keep_samples_ && rh.type == raw::kSamples) {
+      decode_samples(buf, body, body + rh.size, &state->samples);
+    } else if (keep_samples_ && rh.type == raw::kMaps) {
+      state->maps = buf.substr(body, rh.size);
+    } else if (rh.type == raw::kPoints) {
+      decode_points(buf, body, body + rh.size, &state->points);
     } else if (rh.type == raw::kExperiment) {
       RawExperiment e;
       if (decode_experiment(buf, body, body + rh.size, &e))

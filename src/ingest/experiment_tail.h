@@ -4,7 +4,9 @@
 // program runs. `andweorc run` shows progress from them without waiting for
 // the end: poll() reads only the bytes added since the last call and returns
 // the experiments among them. A record still being written (the file ends
-// inside it) is left for the next poll.
+// inside it) is left for the next poll. It also keeps each process's last
+// snapshot of its progress-point totals (written every 0.5 s), for live
+// rates (src/live).
 #ifndef ANDWEORC_INGEST_EXPERIMENT_TAIL_H_
 #define ANDWEORC_INGEST_EXPERIMENT_TAIL_H_
 
@@ -13,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "ingest/raw_reader.h"
 #include "profile/profile.h"
 
 namespace andweorc::ingest {
@@ -26,17 +29,36 @@ class ExperimentTail {
   // skipped: progress is best effort, the final read reports errors.
   std::vector<profile::Experiment> poll();
 
+  // The progress-point totals as of the last poll: each process's last
+  // snapshot, summed over processes by (kind, name), sorted by name.
+  std::vector<RawPoint> point_totals() const;
+
+  // With keep_samples(true), poll() also keeps the samples it reads until
+  // take_samples() (the live sampling profile; off for the progress line).
+  void keep_samples(bool on) { keep_samples_ = on; }
+  struct ProcessSamples {
+    int pid = 0;
+    const std::string* maps = nullptr;  // its last maps snapshot; stays
+                                        // valid while the tail lives
+    std::vector<RawSample> samples;
+  };
+  std::vector<ProcessSamples> take_samples();
+
  private:
   struct FileState {
     uint64_t offset = 0;  // next unread record; 0 = header not read yet
     bool ignored = false;
     int pid = 0;
+    std::vector<RawPoint> points;    // the last snapshot
+    std::string maps;                // the last maps snapshot
+    std::vector<RawSample> samples;  // kept since the last take_samples()
   };
   void read_new(const std::string& path, FileState* state,
                 std::vector<profile::Experiment>* out);
 
   std::string dir_;
   std::map<std::string, FileState> files_;
+  bool keep_samples_ = false;
 };
 
 }  // namespace andweorc::ingest

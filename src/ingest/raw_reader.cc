@@ -22,8 +22,18 @@ bool read_pod(const std::string& buf, size_t pos, size_t end, T* out) {
   return true;
 }
 
-void parse_samples(const std::string& buf, size_t pos, size_t end,
-                   RawProcess* out) {
+bool read_string(const std::string& buf, size_t* pos, size_t end, uint32_t len,
+                 std::string* out) {
+  if (*pos + len > end) return false;
+  *out = buf.substr(*pos, len);
+  *pos += raw::padded8(len);
+  return true;
+}
+
+}  // namespace
+
+void decode_samples(const std::string& buf, size_t pos, size_t end,
+                    std::vector<RawSample>* out) {
   while (pos + sizeof(raw::SampleHeader) <= end) {
     raw::SampleHeader sh;
     read_pod(buf, pos, end, &sh);
@@ -39,36 +49,27 @@ void parse_samples(const std::string& buf, size_t pos, size_t end,
     s.frames.resize(sh.nframes);
     std::memcpy(s.frames.data(), buf.data() + pos, bytes);
     pos += bytes;
-    out->samples.push_back(std::move(s));
+    out->push_back(std::move(s));
   }
 }
 
-void parse_points(const std::string& buf, size_t pos, size_t end,
-                  RawProcess* out) {
+bool decode_points(const std::string& buf, size_t pos, size_t end,
+                   std::vector<RawPoint>* out) {
   raw::PointsHeader ph;
-  if (!read_pod(buf, pos, end, &ph)) return;
+  if (!read_pod(buf, pos, end, &ph)) return false;
   pos += sizeof ph;
   std::vector<RawPoint> points;
   for (uint32_t i = 0; i < ph.count; ++i) {
     raw::PointEntry e;
-    if (!read_pod(buf, pos, end, &e)) return;
+    if (!read_pod(buf, pos, end, &e)) return false;
     pos += sizeof e;
-    if (pos + e.name_len > end) return;
+    if (pos + e.name_len > end) return false;
     points.push_back(RawPoint{e.kind, buf.substr(pos, e.name_len), e.value});
     pos += raw::padded8(e.name_len);
   }
-  out->points = std::move(points);
-}
-
-bool read_string(const std::string& buf, size_t* pos, size_t end, uint32_t len,
-                 std::string* out) {
-  if (*pos + len > end) return false;
-  *out = buf.substr(*pos, len);
-  *pos += raw::padded8(len);
+  *out = std::move(points);
   return true;
 }
-
-}  // namespace
 
 bool decode_experiment(const std::string& buf, size_t pos, size_t end,
                        RawExperiment* out) {
@@ -186,7 +187,7 @@ bool parse_raw_bytes(const std::string& buf, const std::string& path,
         out->maps = buf.substr(body, rh.size);
         break;
       case raw::kSamples:
-        parse_samples(buf, body, end, out);
+        decode_samples(buf, body, end, &out->samples);
         break;
       case raw::kThread: {
         raw::ThreadRecord tr;
@@ -195,7 +196,7 @@ bool parse_raw_bytes(const std::string& buf, const std::string& path,
         break;
       }
       case raw::kPoints:
-        parse_points(buf, body, end, out);
+        decode_points(buf, body, end, &out->points);
         break;
       case raw::kLost: {
         raw::LostRecord lr;

@@ -76,6 +76,16 @@ struct RawProcess {
   std::vector<RawLabelBinding> label_bindings;  // in file order
 };
 
+// Appends the samples of one kSamples record, buf[pos, end), to *out; a
+// corrupt batch ends early, keeping the samples before it.
+void decode_samples(const std::string& buf, size_t pos, size_t end,
+                    std::vector<RawSample>* out);
+
+// Decodes the payload of one kPoints record, buf[pos, end), into *out (left
+// as it was for a torn record, which returns false).
+bool decode_points(const std::string& buf, size_t pos, size_t end,
+                   std::vector<RawPoint>* out);
+
 // Decodes the payload of one kExperiment record, buf[pos, end). Returns
 // false for a torn record or a speed-up outside 0..100.
 bool decode_experiment(const std::string& buf, size_t pos, size_t end,

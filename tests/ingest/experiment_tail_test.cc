@@ -121,5 +121,78 @@ TEST_F(ExperimentTailTest, ACorruptSizeStopsThatFileOnly) {
   EXPECT_TRUE(tail.poll().empty());
 }
 
+std::string points_body(const std::string& name, uint32_t kind,
+                        uint64_t value) {
+  raw::PointsHeader h{1, 0};
+  raw::PointEntry e{kind, uint32_t(name.size()), value};
+  std::string body(reinterpret_cast<char*>(&h), sizeof h);
+  body.append(reinterpret_cast<char*>(&e), sizeof e);
+  return body + pad8(name);
+}
+
+RawFile process_file(int pid) {
+  RawFile f;
+  raw::ProcessRecord pr{};
+  pr.pid = pid;
+  f.record(raw::kProcess, &pr, sizeof pr);
+  return f;
+}
+
+TEST_F(ExperimentTailTest, PointTotalsAreEachProcesssLastSnapshotSummed) {
+  RawFile a = process_file(1), b = process_file(2);
+  std::string p1 = points_body("done", 1, 100),
+              p2 = points_body("done", 1, 250);
+  a.record(raw::kPoints, p1.data(), p1.size());
+  a.record(raw::kPoints, p2.data(), p2.size());  // replaces, not adds
+  std::string q = points_body("done", 1, 40), l = points_body("query", 2, 7);
+  b.record(raw::kPoints, q.data(), q.size());
+  write("raw-1-0.awr", a.bytes());
+  write("raw-2-0.awr", b.bytes());
+  ExperimentTail tail(dir_);
+  tail.poll();
+  std::vector<RawPoint> totals = tail.point_totals();
+  ASSERT_EQ(totals.size(), 1u);
+  EXPECT_EQ(totals[0].name, "done");
+  EXPECT_EQ(totals[0].value, 290u);
+  // A later snapshot of one process replaces its part; a new point appears.
+  b.record(raw::kPoints, l.data(), l.size());
+  write("raw-2-0.awr", b.bytes());
+  tail.poll();
+  totals = tail.point_totals();
+  ASSERT_EQ(totals.size(), 2u);
+  EXPECT_EQ(totals[0].value, 250u);  // process 2 no longer reports "done"
+  EXPECT_EQ(totals[1].name, "query");
+  EXPECT_EQ(totals[1].kind, 2u);
+}
+
+TEST_F(ExperimentTailTest, SamplesAreKeptOnlyWhenAskedAndTakenOnce) {
+  RawFile f = process_file(7);
+  std::string maps = "00400000-00401000 r-xp 00000000 08:01 1 /bin/prog\n";
+  f.record(raw::kMaps, maps.data(), maps.size());
+  struct {
+    raw::SampleHeader h;
+    uint64_t frames[2];
+  } s{{9, 2, 0, 123, 3, 0}, {0x400010, 0x400020}};
+  f.record(raw::kSamples, &s, sizeof s);
+  write("raw-7-0.awr", f.bytes());
+
+  ExperimentTail off(dir_);
+  off.poll();
+  EXPECT_TRUE(off.take_samples().empty());
+
+  ExperimentTail on(dir_);
+  on.keep_samples(true);
+  on.poll();
+  auto got = on.take_samples();
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].pid, 7);
+  ASSERT_NE(got[0].maps, nullptr);
+  EXPECT_EQ(*got[0].maps, maps);
+  ASSERT_EQ(got[0].samples.size(), 1u);
+  EXPECT_EQ(got[0].samples[0].frames[0], 0x400010u);
+  EXPECT_EQ(got[0].samples[0].weight, 3u);
+  EXPECT_TRUE(on.take_samples().empty());  // taken once
+}
+
 }  // namespace
 }  // namespace andweorc::ingest

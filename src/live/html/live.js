@@ -1,0 +1,263 @@
+// live.js: the page of `andweorc run --live`. Polls the tool's /state
+// (same origin, the page's token) twice a second and redraws: the status,
+// the convergence signal and progress-point rates over time, and the
+// causal ranking with each line's predicted curve and interval, and the
+// sampling profile (last N seconds or the whole run). When the
+// tool exits the page keeps the last state it got (the final one, normally)
+// and says so. Text goes into the page as text nodes only: file and
+// function names come from the profiled program.
+(function () {
+  'use strict';
+  const root = document.getElementById('live');
+  const token = new URLSearchParams(location.search).get('token') || '';
+  const kPollMs = 500;
+  const kTopCurves = 6;  // lines whose curve is drawn, per point
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v);
+    }
+    for (const c of children) {
+      if (c === null || c === undefined) continue;
+      e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    }
+    return e;
+  }
+  function num(v, digits) {
+    if (v === null || v === undefined) return '–';
+    const s = v.toFixed(digits);
+    return /^-0\.?0*$/.test(s) ? s.slice(1) : s;
+  }
+  function pct(v, digits) {
+    return v === null || v === undefined ? '–' : num(v * 100, digits) + '%';
+  }
+  function where(l) {
+    const file = l.file_display || l.file || '';
+    return l.granularity === 'function' ? (l.function || file)
+                                        : file + ':' + l.line;
+  }
+
+  // The fixed layout; update() fills it.
+  const status = el('p', {id: 'status', 'data-state': 'connecting'},
+                    'Connecting…');
+  const summary = el('p', {id: 'summary'});
+  const convText = el('p', {id: 'convergence'});
+  const convPlot = el('div', {id: 'convergence-plot', class: 'plot'});
+  const ratesPlot = el('div', {id: 'rates-plot', class: 'plot'});
+  const ranking = el('div', {id: 'ranking'});
+  // The sampling profile: the last N seconds or the whole run.
+  const spanSelect = el('select', {id: 'samples-span'},
+                        el('option', {value: 'recent'}, 'last seconds'),
+                        el('option', {value: 'total'}, 'whole run'));
+  const samplesNote = el('p', {id: 'samples-note', class: 'note'});
+  const samplesTable = el('div', {id: 'samples'});
+  root.append(
+      status, summary,
+      el('section', null, el('h2', null, 'Convergence'), convText, convPlot),
+      el('section', null, el('h2', null, 'Progress-point rates'), ratesPlot),
+      el('section', null, el('h2', null, 'Causal ranking'), ranking),
+      el('section', null, el('h2', null, 'Where the time goes (samples)'),
+         el('label', null, 'Span: ', spanSelect), samplesNote, samplesTable));
+  spanSelect.addEventListener('change', () => { if (last) drawSamples(last); });
+
+  const plots = {};  // id -> uPlot, destroyed before each redraw
+  function plot(id, holder, opts, data) {
+    if (plots[id]) plots[id].destroy();
+    opts.width = Math.max(300, holder.clientWidth || 600);
+    plots[id] = new uPlot(opts, data, holder);
+  }
+
+  function drawConvergence(h) {
+    const t = h.map(e => e.time_s);
+    const impact = h.map(e => e.leader ? e.impact : null);
+    const low = h.map(e => e.leader ? e.ci_low : null);
+    const high = h.map(e => e.leader ? e.ci_high : null);
+    const inPlay = h.map(e => e.in_play);
+    plot('convergence', convPlot, {
+      height: 220,
+      scales: {x: {time: false}, n: {}},
+      series: [
+        {label: 'time (s)'},
+        {label: 'leader impact', stroke: '#d9480f', width: 2},
+        {label: 'low', stroke: 'rgba(217,72,15,0.4)', dash: [4, 4]},
+        {label: 'high', stroke: 'rgba(217,72,15,0.4)', dash: [4, 4]},
+        {label: 'regions in play', stroke: '#1c7ed6', scale: 'n'},
+      ],
+      bands: [{series: [3, 2], fill: 'rgba(217,72,15,0.12)'}],
+      axes: [{label: 'seconds'}, {label: 'impact'},
+             {scale: 'n', side: 1, label: 'in play', grid: {show: false}}],
+    }, [t, impact, low, high, inPlay]);
+  }
+
+  function drawRates(points) {
+    if (!points.length) {
+      ratesPlot.replaceChildren(
+          el('p', {class: 'note'}, 'No progress point reached yet.'));
+      if (plots.rates) { plots.rates.destroy(); delete plots.rates; }
+      return;
+    }
+    // One time axis: the ticks are the same for every point.
+    const t = points[0].rates.map(r => r[0]);
+    const colors = ['#1c7ed6', '#2f9e44', '#ae3ec9', '#f08c00', '#e03131'];
+    const series = [{label: 'time (s)'}];
+    const data = [t];
+    points.forEach((p, i) => {
+      series.push({label: p.name + (p.kind === 'latency' ? ' (arrivals)' : ''),
+                   stroke: colors[i % colors.length], width: 2});
+      const byTime = new Map(p.rates.map(r => [r[0], r[1]]));
+      data.push(t.map(x => byTime.has(x) ? byTime.get(x) : null));
+    });
+    if (!plots.rates) ratesPlot.replaceChildren();
+    plot('rates', ratesPlot, {
+      height: 220,
+      scales: {x: {time: false}},
+      series: series,
+      axes: [{label: 'seconds'}, {label: 'per second'}],
+    }, data);
+  }
+
+  function curve(id, holder, l) {
+    // The fitted line passes through 0 at 0% (analysis.h: predict()).
+    const p = [{line_speedup: 0, value: 0, low: 0, high: 0},
+               ...(l.predictions || [])];
+    const xMax = p[p.length - 1].line_speedup || 1;
+    plot(id, holder, {
+      height: 160,
+      legend: {show: false},
+      scales: {x: {time: false, range: [0, xMax]}},
+      series: [
+        {label: 'line speed-up'},
+        {label: 'predicted', stroke: '#d9480f', width: 2},
+        {label: 'low', stroke: 'rgba(217,72,15,0.3)'},
+        {label: 'high', stroke: 'rgba(217,72,15,0.3)'},
+      ],
+      bands: [{series: [3, 2], fill: 'rgba(217,72,15,0.12)'}],
+      axes: [{label: 'line speed-up', values: (u, v) => v.map(x => pct(x, 0))},
+             {label: 'program', size: 60,
+              values: (u, v) => v.map(x => pct(x, 0))}],
+    }, [p.map(e => e.line_speedup), p.map(e => e.value),
+        p.map(e => e.low), p.map(e => e.high)]);
+  }
+
+  function drawRanking(r) {
+    for (const id of Object.keys(plots)) {
+      if (id.startsWith('curve-')) { plots[id].destroy(); delete plots[id]; }
+    }
+    ranking.replaceChildren();
+    const points = (r && r.points) || [];
+    if (!points.some(p => p.lines.length)) {
+      ranking.appendChild(el('p', {class: 'note'}, 'No experiment yet.'));
+      return;
+    }
+    const toDraw = [];
+    points.forEach((p, pi) => {
+      const table = el('table', {class: 'ranking'},
+          el('thead', null, el('tr', null,
+              el('th', null, '#'), el('th', null, 'line'),
+              el('th', null, 'impact'), el('th', null, 'interval'),
+              el('th', null, 'experiments'), el('th', null, 'verdict'))));
+      const body = el('tbody');
+      for (const l of p.lines) {
+        body.appendChild(el('tr', {class: 'rank-row ' + l.verdict},
+            el('td', null, String(l.rank)), el('td', {title: l.file || ''},
+                                                where(l)),
+            el('td', null, num(l.impact, 3)),
+            el('td', null, '[' + num(l.ci_low, 3) + ', ' +
+                           num(l.ci_high, 3) + ']'),
+            el('td', null, String(l.experiments)),
+            el('td', null, l.verdict_text)));
+      }
+      table.appendChild(body);
+      const curves = el('div', {class: 'curves'});
+      ranking.append(el('h3', null, p.name + ' (' + p.kind + ', ' +
+                                    p.experiments + ' experiments)'),
+                     table, curves);
+      p.lines.filter(l => l.impact !== null).slice(0, kTopCurves)
+          .forEach((l, li) => {
+            const holder = el('div', {class: 'curve'});
+            curves.appendChild(el('figure', null, holder,
+                el('figcaption', null, where(l) + ': ' + num(l.impact, 3) +
+                   ' [' + num(l.ci_low, 3) + ', ' + num(l.ci_high, 3) + ']')));
+            toDraw.push(['curve-' + pi + '-' + li, holder, l]);
+          });
+    });
+    for (const [id, holder, l] of toDraw) curve(id, holder, l);
+  }
+
+  function drawSamples(s) {
+    const p = s.samples;
+    if (!p) return;
+    const recent = spanSelect.value === 'recent';
+    const rows = recent ? p.recent : p.total;
+    const n = recent ? p.recent_samples : p.total_samples;
+    spanSelect.options[0].textContent = 'last ' + num(p.window_s, 0) + ' s';
+    samplesNote.textContent = n + ' samples ' +
+        (recent ? 'in the last ' + num(p.window_s, 0) + ' s' : 'in the run') +
+        '; the sampled instruction\'s function, all code (not only the ' +
+        'profiled scope).';
+    const body = el('tbody');
+    for (const r of rows) {
+      body.appendChild(el('tr', {class: 'sample-row'},
+          el('td', null, r.function), el('td', null, String(r.samples)),
+          el('td', null, pct(r.share, 1))));
+    }
+    samplesTable.replaceChildren(el('table', {class: 'ranking'},
+        el('thead', null, el('tr', null, el('th', null, 'function'),
+                             el('th', null, 'samples'),
+                             el('th', null, 'share'))), body));
+  }
+
+  let last = null;       // the last state received
+  let lastTime = -1;     // its time_s: redraw only when it changed
+  let failures = 0;
+
+  function update(s) {
+    last = s;
+    const finished = s.kind === 'final';
+    status.dataset.state = finished ? 'finished' : 'running';
+    status.textContent = finished
+        ? 'The program has finished: this is the final state.'
+        : 'Running.';
+    summary.textContent = num(s.time_s, 1) + ' s, ' + s.experiments +
+        ' experiment' + (s.experiments === 1 ? '' : 's') + ' (' +
+        num(s.experiments_per_s, 1) + '/s).';
+    summary.dataset.experiments = s.experiments;
+    const c = s.convergence;
+    convText.textContent = c ? (c.text || ('State: ' + c.state))
+                             : 'No experiment has finished yet.';
+    const h = (s.history && s.history.convergence) || [];
+    drawConvergence(h);
+    drawRates((s.history && s.history.points) || []);
+    drawRanking(s.ranking);
+    drawSamples(s);
+  }
+
+  async function poll() {
+    try {
+      const r = await fetch('state?token=' + encodeURIComponent(token),
+                            {cache: 'no-store'});
+      if (!r.ok) throw new Error('HTTP ' + r.status);
+      const s = await r.json();
+      failures = 0;
+      if (s.time_s !== undefined && (s.time_s !== lastTime ||
+                                     (last && last.kind !== s.kind))) {
+        lastTime = s.time_s;
+        update(s);
+      }
+      if (s.kind === 'final') return;  // nothing will change any more
+    } catch (e) {
+      ++failures;
+      // The tool exits after the program: keep what we have, say so.
+      status.dataset.state = last && last.kind === 'final' ? 'finished'
+                                                           : 'disconnected';
+      status.textContent = last
+          ? 'The tool is not answering (the run has ended?); showing the ' +
+            'last state, from ' + num(last.time_s, 1) + ' s.'
+          : 'Cannot reach the tool: ' + e.message;
+      if (failures > 20) return;  // ten seconds of silence: stop asking
+    }
+    setTimeout(poll, kPollMs);
+  }
+  poll();
+})();

@@ -1,0 +1,79 @@
+// live_session.h: one run's live outputs: the model, the JSON-lines stream
+// (`--live-json`) and the web page (`--live`), published about once a
+// second.
+//
+// The monitor thread of `run` calls observe() after each poll of the raw
+// files (4 times a second); nothing here blocks it for long: the stream is
+// written by its own thread (line_stream.h) and the page is served by the
+// server's. The program itself never waits on any of it: it only writes
+// its raw files.
+#ifndef ANDWEORC_LIVE_LIVE_SESSION_H_
+#define ANDWEORC_LIVE_LIVE_SESSION_H_
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ingest/experiment_tail.h"
+#include "ingest/raw_reader.h"
+#include "live/line_stream.h"
+#include "live/live_model.h"
+#include "live/live_server.h"
+#include "profile/profile.h"
+#include "symbols/symbolizer.h"
+
+namespace andweorc::live {
+
+struct LiveOptions {
+  std::string json_path;              // "-": standard output; "": none
+  std::optional<ListenAddress> http;  // the page; nullopt: none
+  std::string title;                  // the program, for the page
+  double period_s = 1;                // between updates
+  double linger_s = 3;                // waiting for a page to get the end
+};
+
+class LiveSession {
+ public:
+  // Opens the stream and starts the server; nullptr with *error when
+  // either fails (nothing has run yet then).
+  static std::unique_ptr<LiveSession> start(const LiveOptions& options,
+                                            std::string* error);
+
+  // The page's URL ("" without --live).
+  std::string url() const;
+  // New experiments of one poll, and the tail's point totals and samples
+  // (it must keep_samples()), at time_s since the run started; publishes
+  // when period_s has passed since the last update.
+  void observe(double time_s, const std::vector<profile::Experiment>& fresh,
+               ingest::ExperimentTail& tail);
+  // The last update, from the written profile's experiments and point
+  // totals (complete, unlike the tail's, which may miss the last flush):
+  // kind "final". Then
+  // the stream is flushed and closed, and a connected page gets up to
+  // linger_s to fetch it.
+  void finish(double time_s, const profile::Profile& written);
+
+ private:
+  explicit LiveSession(LiveOptions options) : o_(std::move(options)) {}
+  std::string function_of(uint64_t address, const symbols::ProcessMaps& maps);
+  // A snapshot to the page, and to the stream when `line`.
+  void publish(double time_s, const std::string& kind, bool line);
+
+  LiveOptions o_;
+  std::mutex mu_;  // observe() and finish() come from different threads
+  LiveModel model_;
+  // Samples to functions: each process's maps as last recorded.
+  symbols::Symbolizer symbolizer_;
+  std::map<int, std::pair<std::string, symbols::ProcessMaps>> maps_;
+  double last_line_s_ = -1;  // when the stream last got a line
+  std::unique_ptr<LineStream> stream_;
+  std::unique_ptr<LiveServer> server_;
+  bool finished_ = false;
+};
+
+}  // namespace andweorc::live
+
+#endif  // ANDWEORC_LIVE_LIVE_SESSION_H_

@@ -1,0 +1,109 @@
+// live_browser_test.mjs: `andweorc run --live` on a real program
+// (examples/pipeline), its page in headless Chromium.
+//
+// Usage: node live_browser_test.mjs ANDWEORC PIPELINE OUT_DIR
+// Starts the run, takes the URL the tool prints on standard error, opens it
+// with every request but the tool's own origin refused and recorded, then
+// checks: the page connects and says it is running; the experiment count
+// grows (an update arrived); the ranking's rows and the plots are drawn;
+// the sampling profile names the hot function, over the last seconds and,
+// switched, over the whole run;
+// when the program ends the page shows the final state, whose experiment
+// count is the written profile's, and it keeps it (no error, still drawn)
+// after the tool has exited. Exit 0 on success, 1 on a failed check, 77
+// (the ctest skip code) when Chromium is not installed.
+import {spawn} from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import {check, finish, requireChromium, withBrowser} from
+    '../browser/browser_page.mjs';
+
+const [andweorc, program, outDir] = process.argv.slice(2);
+if (!outDir) {
+  console.error('usage: live_browser_test.mjs ANDWEORC PIPELINE OUT_DIR');
+  process.exit(2);
+}
+requireChromium();
+fs.mkdirSync(outDir, {recursive: true});
+const profile = path.join(outDir, 'live_profile.json');
+fs.rmSync(profile, {force: true});
+
+const experimentsShown = page => page.$eval(
+    '#summary', e => Number(e.dataset.experiments || -1));
+
+// The browser first: a cold Chromium can take longer to start than the
+// run lasts. Only the tool's loopback origin may be reached; its port is
+// known once the run has started.
+let origin = null;
+let child = null;
+await withBrowser({allow: u => origin !== null && u.startsWith(origin + '/')},
+                  async ({page, errors, requests}) => {
+  child = spawn(andweorc, ['run', '-q', '--live', '--max-time', '4s',
+                                 '-o', profile, '--', program, 'items',
+                                 '1000000000'],
+                      {stdio: ['ignore', 'ignore', 'pipe']});
+  let stderr = '';
+  const exited = new Promise(resolve => child.on('exit', code => resolve(code)));
+  const url = await new Promise((resolve, reject) => {
+    child.stderr.on('data', d => {
+      stderr += d;
+      const m = stderr.match(/live view at (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)/);
+      if (m) resolve(m[1]);
+    });
+    exited.then(code => reject(new Error(`andweorc exited (${code}) before ` +
+                                         `printing the URL: ${stderr}`)));
+  });
+  console.log(`live page: ${url}`);
+  origin = new URL(url).origin;
+  await page.goto(url, {waitUntil: 'load'});
+  await page.waitForFunction(
+      () => Number(document.getElementById('summary').dataset.experiments ||
+                   0) > 0, null, {timeout: 20000});
+  const state = await page.$eval('#status', e => e.dataset.state);
+  check(state === 'running', `the page says the run is running (${state})`);
+  const first = await experimentsShown(page);
+  await page.waitForFunction(
+      n => Number(document.getElementById('summary').dataset.experiments) > n,
+      first, {timeout: 20000});
+  check(await experimentsShown(page) > first,
+        `an update arrived: ${first} -> ${await experimentsShown(page)} ` +
+        'experiments');
+  await page.waitForSelector('#ranking tr.rank-row', {timeout: 20000});
+  const rows = await page.$$eval('#ranking tr.rank-row', r => r.length);
+  check(rows > 0, `the ranking has ${rows} rows`);
+  await page.waitForSelector('#samples tr.sample-row', {timeout: 20000});
+  const hot = await page.$eval('#samples tr.sample-row td', td => td.textContent);
+  check(hot === 'transform_item',
+        `the sampling profile's top function is transform_item (${hot})`);
+  await page.selectOption('#samples-span', 'total');
+  const note = await page.$eval('#samples-note', p => p.textContent);
+  check(/in the run/.test(note), `the whole run is shown on request (${note})`);
+  const drawn = await page.$$eval('#convergence-plot canvas, #rates-plot canvas',
+                                  cs => cs.length);
+  check(drawn === 2, `the convergence and rate plots are drawn (${drawn})`);
+
+  const code = await exited;
+  check(code === 0, `andweorc run exited with 0 (${code}): ${stderr.trim()}`);
+  // The tool waits (up to 3 s) for the page to fetch the final state
+  // before it exits, so it is there now or on the next poll already made.
+  await page.waitForFunction(
+      () => document.getElementById('status').dataset.state === 'finished',
+      null, {timeout: 10000});
+  const written = JSON.parse(fs.readFileSync(profile, 'utf8'));
+  const shown = await experimentsShown(page);
+  check(shown === written.experiments.length,
+        `the final state shows the profile's ${written.experiments.length} ` +
+        `experiments (${shown})`);
+  // The tool is gone: the page keeps its state and its plots.
+  await page.waitForTimeout(1500);
+  const after = await page.$eval('#status', e => e.dataset.state);
+  const rowsAfter = await page.$$eval('#ranking tr.rank-row', r => r.length);
+  const canvases = await page.$$eval('canvas', cs => cs.length);
+  check(after === 'finished' && rowsAfter > 0 && canvases >= 2,
+        `after the tool exited: ${after}, ${rowsAfter} rows, ${canvases} ` +
+        'plots');
+  check(errors.length === 0, `no console or page errors: ${errors}`);
+  check(requests.length === 0, `no request left the tool's origin: ${requests}`);
+});
+child.kill();
+finish();
