@@ -18,6 +18,8 @@
 //   sig_cc_w4   as sig_cc with wakeup_events = 4: one signal per 4 samples
 //   timer       CLOCK_THREAD_CPUTIME_ID timer (the timer sampler) at the
 //               same period (fires at most once per tick), empty handler
+//   hybrid      ring_cc without a signal per sample, drained by the handler
+//               of a CPU-time timer (one signal per scheduler tick)
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -54,6 +56,7 @@ const Mode kModes[] = {
     {"sig_cc_sys", true, true, true, true, true, false, 1},
     {"sig_cc_w4", true, true, true, true, false, false, 4},
     {"timer", false, false, false, true, false, true, 1},
+    {"hybrid", true, true, true, false, false, true, 1},
 };
 
 volatile perf_event_mmap_page* g_page = nullptr;
@@ -132,15 +135,16 @@ double run(const Mode& m, uint64_t period_ns, int ms, uint64_t* samples) {
         std::exit(1);
       }
     }
+    g_page = static_cast<perf_event_mmap_page*>(mem);
     if (m.signal) {
-      g_page = static_cast<perf_event_mmap_page*>(mem);
       f_owner_ex owner{F_OWNER_TID, int(syscall(SYS_gettid))};
       fcntl(fd, F_SETFL, O_ASYNC);
       fcntl(fd, F_SETSIG, SIGPROF);
       fcntl(fd, F_SETOWN_EX, &owner);
     }
     ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-  } else if (m.timer) {
+  }
+  if (m.timer) {
     sigevent ev{};
     ev.sigev_notify = SIGEV_THREAD_ID;
     ev.sigev_signo = SIGPROF;
@@ -211,7 +215,8 @@ int main(int argc, char** argv) {
     double rt = median(ratio[i]);
     // Extra CPU per second of work, divided by the samples the kernel takes
     // in that second (one per period of task clock; timer: signals seen).
-    double per_s = kModes[i].timer ? median(sig_rate[i]) : samples_per_s;
+    double per_s = kModes[i].timer && !kModes[i].perf ? median(sig_rate[i])
+                                                      : samples_per_s;
     double us = (kModes[i].sample || kModes[i].timer) && per_s > 0
                     ? (1.0 - 1.0 / rt) * 1e6 / per_s
                     : 0;

@@ -83,11 +83,15 @@ void print_result(uint64_t units, double seconds) {
                      g_waits.end());
     wait = g_waits[g_waits.size() / 2];
   }
+  // Voluntary context switches per unit (all threads): how often a thread
+  // blocked, e.g. on a contended mutex; a profiler that changes the lock's
+  // dynamics changes this.
+  double vcsw = units ? double(ru.ru_nvcsw) / double(units) : 0.0;
   std::printf("units=%" PRIu64
               " seconds=%.6f throughput=%.3f cpu_us=%.3f "
-              "wait_us=%.2f\n",
+              "wait_us=%.2f vcsw=%.3f\n",
               units, seconds, double(units) / seconds,
-              units ? cpu * 1e6 / double(units) : 0.0, wait);
+              units ? cpu * 1e6 / double(units) : 0.0, wait, vcsw);
 }
 
 [[noreturn]] void die(const char* what) {

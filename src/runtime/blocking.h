@@ -18,12 +18,16 @@ extern "C" {
  * 0% ones included, no delay can be owed or inserted, so every wrapper stops
  * at this one inlined load: no call, no thread-local lookup. A wrapper that
  * reads 0 just as an experiment starts behaves as if it ran just before it.
- * Hidden: one RIP-relative load, no GOT. */
-extern __attribute__((visibility("hidden"))) int andweorc_rt_delays_armed;
+ * Hidden: one RIP-relative load, no GOT. Element 0 is the flag; the array
+ * fills one cache line of its own (aligned in delay_engine.cc), so that no
+ * variable written at run time shares the line every wrapper reads. */
+#define ANDWEORC_RT_ARMED_LINE 16 /* ints: 64 bytes */
+extern __attribute__((
+    visibility("hidden"))) int andweorc_rt_delays_armed[ANDWEORC_RT_ARMED_LINE];
 
 static inline int andweorc_rt_armed(void) {
   return __builtin_expect(
-      __atomic_load_n(&andweorc_rt_delays_armed, __ATOMIC_RELAXED) != 0, 0);
+      __atomic_load_n(&andweorc_rt_delays_armed[0], __ATOMIC_RELAXED) != 0, 0);
 }
 
 /* The hooks proper (blocking.cc); call them through the inline ones. */

@@ -10,7 +10,8 @@
 #include "runtime/blocking.h"
 
 // blocking.h: engines whose experiment inserts delays (note_armed).
-int andweorc_rt_delays_armed = 0;  // extern "C" by its declaration
+// Its own cache line (blocking.h). extern "C" by its declaration.
+alignas(64) int andweorc_rt_delays_armed[ANDWEORC_RT_ARMED_LINE];
 
 namespace andweorc::runtime {
 namespace {
@@ -238,9 +239,9 @@ void DelayEngine::note_armed(uint64_t before, uint64_t after) {
   // count stays exact: engines (in the runtime, the one engine) whose
   // experiment can insert delays.
   if (before == 0 && after != 0)
-    __atomic_add_fetch(&andweorc_rt_delays_armed, 1, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&andweorc_rt_delays_armed[0], 1, __ATOMIC_RELEASE);
   else if (before != 0 && after == 0)
-    __atomic_sub_fetch(&andweorc_rt_delays_armed, 1, __ATOMIC_RELEASE);
+    __atomic_sub_fetch(&andweorc_rt_delays_armed[0], 1, __ATOMIC_RELEASE);
 }
 
 }  // namespace andweorc::runtime

@@ -57,6 +57,23 @@ ANDWEORC_SIGNAL_SAFE bool thread_usage(uint64_t* switches, uint64_t* cpu_ns) {
   return true;
 }
 
+// Copies `len` bytes at ring position `pos` out of the perf data area,
+// wrapping at its end. The kernel makes data_size a power of two (the data
+// pages must be), so a mask replaces the division a byte-wise `%` did for
+// every byte of every record.
+ANDWEORC_SIGNAL_SAFE void ring_copy(const uint8_t* data, uint64_t size,
+                                    uint64_t pos, void* out, size_t len) {
+  const uint64_t off = pos & (size - 1);
+  const size_t first = len < size - off ? len : size_t(size - off);
+  memcpy(out, data + off, first);
+  memcpy(static_cast<uint8_t*>(out) + first, data, len - first);
+}
+
+// Perf samples this thread has drained since its last switch check: each
+// stands for one period of its CPU time, so getrusage (a syscall) runs once
+// per check window instead of at every sample.
+ANDWEORC_TLS uint32_t t_samples_since_check = 0;
+
 }  // namespace
 
 bool perf_start(ThreadState* s, uint64_t period_ns, int signal_number,
@@ -160,12 +177,11 @@ ANDWEORC_SIGNAL_SAFE uint32_t perf_drain(ThreadState* s) {
   alignas(8) uint8_t record[64 + 8 * (raw::kMaxFrames + 8)];
   while (tail + sizeof(perf_event_header) <= head) {
     perf_event_header h;
-    for (size_t i = 0; i < sizeof h; ++i)
-      reinterpret_cast<uint8_t*>(&h)[i] = data[(tail + i) % size];
+    ring_copy(data, size, tail, &h, sizeof h);
     if (h.size == 0 || tail + h.size > head) break;
     if (h.type == PERF_RECORD_SAMPLE && h.size <= sizeof record) {
       ++samples;
-      for (size_t i = 0; i < h.size; ++i) record[i] = data[(tail + i) % size];
+      ring_copy(data, size, tail, record, h.size);
       // Layout for IP|TID|TIME|CALLCHAIN: ip, pid+tid, time, nr, ips[nr].
       const uint64_t* w = reinterpret_cast<const uint64_t*>(record + sizeof h);
       // Samples taken while this thread spins off a delay are the
@@ -196,13 +212,12 @@ ANDWEORC_SIGNAL_SAFE uint32_t perf_drain(ThreadState* s) {
         frames[n++] = ip;
       }
       sh.nframes = uint16_t(n);
+      ++t_samples_since_check;
       s->ring.push(&sh, sizeof sh, frames, size_t(n) * sizeof(uint64_t));
       on_sample_taken(s, frames, n, sh.weight);
     } else if (h.type == PERF_RECORD_LOST && h.size >= sizeof h + 16) {
       uint64_t lost;
-      for (size_t i = 0; i < sizeof lost; ++i)
-        reinterpret_cast<uint8_t*>(&lost)[i] =
-            data[(tail + sizeof h + 8 + i) % size];
+      ring_copy(data, size, tail + sizeof h + 8, &lost, sizeof lost);
       s->ring.count_dropped(lost);
     }
     tail += h.size;
@@ -213,6 +228,9 @@ ANDWEORC_SIGNAL_SAFE uint32_t perf_drain(ThreadState* s) {
 
 ANDWEORC_SIGNAL_SAFE void perf_watch_switches(ThreadState* s) {
   if (!g_switch_watch || s->has_timer) return;
+  // Not before the samples since the last check cover the window's CPU.
+  if (uint64_t(t_samples_since_check) * g_period_ns < kCheckWindowNs) return;
+  t_samples_since_check = 0;
   uint64_t switches = 0, cpu_ns = 0;
   if (!thread_usage(&switches, &cpu_ns)) return;
   uint64_t cpu = cpu_ns - s->cpu_at_check_ns;

@@ -109,10 +109,13 @@ ANDWEORC_SIGNAL_SAFE void deliver_to_program(int sig, siginfo_t* info,
 // ours on top. Our work needs a few KiB (a perf record copy, a call chain,
 // the delay engine); without the room, this signal's samples stay in the
 // perf ring for the next one and its delay is paid later.
-ANDWEORC_SIGNAL_SAFE bool on_small_altstack() {
-  stack_t ss;
-  if (raw_syscall(SYS_sigaltstack, 0, reinterpret_cast<long>(&ss)) != 0)
-    return false;
+// The kernel saved the alternate stack as it was when the signal arrived in
+// the context's uc_stack (SS_ONSTACK: the interrupted code ran on it; our
+// handler has no SA_ONSTACK, so its frame is on that same stack): what a
+// sigaltstack() query would say, without a syscall per sample.
+ANDWEORC_SIGNAL_SAFE bool on_small_altstack(const void* context) {
+  if (context == nullptr) return false;
+  const stack_t& ss = static_cast<const ucontext_t*>(context)->uc_stack;
   if (!(ss.ss_flags & SS_ONSTACK)) return false;
   uintptr_t sp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
   uintptr_t lo = reinterpret_cast<uintptr_t>(ss.ss_sp);
@@ -121,7 +124,7 @@ ANDWEORC_SIGNAL_SAFE bool on_small_altstack() {
 
 ANDWEORC_SIGNAL_SAFE void on_profiler_signal(int sig, siginfo_t* info,
                                              void* context) {
-  if (on_small_altstack()) return;
+  if (on_small_altstack(context)) return;
   int saved_errno = errno;
   ThreadState* s = current_thread();
   // A thread that ran before the profiler started takes the slot prepared
