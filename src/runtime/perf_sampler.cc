@@ -69,10 +69,15 @@ ANDWEORC_SIGNAL_SAFE void ring_copy(const uint8_t* data, uint64_t size,
   memcpy(static_cast<uint8_t*>(out) + first, data, len - first);
 }
 
-// Perf samples this thread has drained since its last switch check: each
-// stands for one period of its CPU time, so getrusage (a syscall) runs once
-// per check window instead of at every sample.
+// getrusage (a syscall) once per check window, not at every sample. A busy
+// thread's samples come one per period of CPU, so their count says when the
+// window is full. A thread that mostly runs in the kernel or blocks gets
+// few samples (kernel-mode ones are not delivered), so their time decides
+// for it: once a window of wall time has passed since the last check, every
+// sample checks again, as before, until the thread has used a window of CPU.
 ANDWEORC_TLS uint32_t t_samples_since_check = 0;
+ANDWEORC_TLS uint64_t t_last_sample_ns = 0;   // CLOCK_MONOTONIC, last sample
+ANDWEORC_TLS uint64_t t_check_sample_ns = 0;  // ... when the window began
 
 }  // namespace
 
@@ -213,6 +218,7 @@ ANDWEORC_SIGNAL_SAFE uint32_t perf_drain(ThreadState* s) {
       }
       sh.nframes = uint16_t(n);
       ++t_samples_since_check;
+      t_last_sample_ns = sh.time_ns;
       s->ring.push(&sh, sizeof sh, frames, size_t(n) * sizeof(uint64_t));
       on_sample_taken(s, frames, n, sh.weight);
     } else if (h.type == PERF_RECORD_LOST && h.size >= sizeof h + 16) {
@@ -228,13 +234,15 @@ ANDWEORC_SIGNAL_SAFE uint32_t perf_drain(ThreadState* s) {
 
 ANDWEORC_SIGNAL_SAFE void perf_watch_switches(ThreadState* s) {
   if (!g_switch_watch || s->has_timer) return;
-  // Not before the samples since the last check cover the window's CPU.
-  if (uint64_t(t_samples_since_check) * g_period_ns < kCheckWindowNs) return;
-  t_samples_since_check = 0;
+  if (uint64_t(t_samples_since_check) * g_period_ns < kCheckWindowNs &&
+      t_last_sample_ns - t_check_sample_ns < kCheckWindowNs)
+    return;
   uint64_t switches = 0, cpu_ns = 0;
   if (!thread_usage(&switches, &cpu_ns)) return;
   uint64_t cpu = cpu_ns - s->cpu_at_check_ns;
   if (cpu < kCheckWindowNs) return;
+  t_samples_since_check = 0;
+  t_check_sample_ns = t_last_sample_ns;
   uint64_t n = switches - s->switches_at_check;
   s->switches_at_check = switches;
   s->cpu_at_check_ns = cpu_ns;
