@@ -78,7 +78,7 @@ run_one() {
   if [[ ${METRIC:-throughput} == cpu ]]; then
     awk -v c="$(field "$out" cpu_us)" 'BEGIN {printf "%.6f", 1 / c}'
   elif [[ ${METRIC:-throughput} == vcsw ]]; then
-    awk -v c="$(field "$out" vcsw)" 'BEGIN {printf "%.6f", 1 / (c + 0.001)}'
+    awk -v c="$(field "$out" vcsw)" 'BEGIN {printf "%.6f", 1 / (c + 0.00001)}'
   elif [[ ${METRIC:-throughput} == wait ]]; then
     awk -v c="$(field "$out" wait_us)" 'BEGIN {printf "%.6f", 1 / c}'
   else

@@ -89,7 +89,7 @@ void print_result(uint64_t units, double seconds) {
   double vcsw = units ? double(ru.ru_nvcsw) / double(units) : 0.0;
   std::printf("units=%" PRIu64
               " seconds=%.6f throughput=%.3f cpu_us=%.3f "
-              "wait_us=%.2f vcsw=%.3f\n",
+              "wait_us=%.2f vcsw=%.5f\n",
               units, seconds, double(units) / seconds,
               units ? cpu * 1e6 / double(units) : 0.0, wait, vcsw);
 }
