@@ -37,6 +37,10 @@ long perf_event_open(perf_event_attr* attr, int tid) {
 // hrtimer in this VM (docs/design.md, cost model), 8 switches/ms cost 2%.
 constexpr uint64_t kSwitchesPerMs = 8;
 constexpr uint64_t kCheckWindowNs = 4000000;  // at least 4 ms of CPU
+// ... looked at at most once per this much wall time when the samples do
+// not cover the window (perf_watch_switches): several windows, since a busy
+// thread on a loaded machine also sees far more wall time than CPU time.
+constexpr uint64_t kCheckWallNs = 4 * kCheckWindowNs;
 // ANDWEORC_SAMPLER_SWITCH=0 keeps every thread on perf (set once, before
 // any thread samples).
 bool g_switch_watch = true;
@@ -73,8 +77,8 @@ ANDWEORC_SIGNAL_SAFE void ring_copy(const uint8_t* data, uint64_t size,
 // thread's samples come one per period of CPU, so their count says when the
 // window is full. A thread that mostly runs in the kernel or blocks gets
 // few samples (kernel-mode ones are not delivered), so their time decides
-// for it: once a window of wall time has passed since the last check, every
-// sample checks again, as before, until the thread has used a window of CPU.
+// for it: it checks at most once per kCheckWallNs of wall time (the old
+// code checked at every sample), until it has used a window of CPU.
 ANDWEORC_TLS uint32_t t_samples_since_check = 0;
 ANDWEORC_TLS uint64_t t_last_sample_ns = 0;   // CLOCK_MONOTONIC, last sample
 ANDWEORC_TLS uint64_t t_check_sample_ns = 0;  // ... when the window began
@@ -235,14 +239,21 @@ ANDWEORC_SIGNAL_SAFE uint32_t perf_drain(ThreadState* s) {
 ANDWEORC_SIGNAL_SAFE void perf_watch_switches(ThreadState* s) {
   if (!g_switch_watch || s->has_timer) return;
   if (uint64_t(t_samples_since_check) * g_period_ns < kCheckWindowNs &&
-      t_last_sample_ns - t_check_sample_ns < kCheckWindowNs)
+      t_last_sample_ns - t_check_sample_ns < kCheckWallNs)
     return;
   uint64_t switches = 0, cpu_ns = 0;
   if (!thread_usage(&switches, &cpu_ns)) return;
   uint64_t cpu = cpu_ns - s->cpu_at_check_ns;
-  if (cpu < kCheckWindowNs) return;
+  // Look again only after another window of samples or kCheckWallNs of
+  // wall time, even when getrusage does not show a window of CPU yet: it
+  // lags the event's clock (the thread's runtime is brought up to date at
+  // the scheduler tick, every 4 ms here, so 40 samples of 100 us read as
+  // 1.4-4 ms), and looking at every sample until it caught up made this a
+  // syscall per sample again. The switch and CPU counts keep running from
+  // the last full check.
   t_samples_since_check = 0;
   t_check_sample_ns = t_last_sample_ns;
+  if (cpu < kCheckWindowNs) return;
   uint64_t n = switches - s->switches_at_check;
   s->switches_at_check = switches;
   s->cpu_at_check_ns = cpu_ns;
