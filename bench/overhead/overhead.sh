@@ -36,6 +36,10 @@
 #   METRIC=wait                 waiting shapes: compare the median time one
 #                               wait really took (ratio native / profiled: > 1
 #                               = the program's waits got shorter profiled)
+#   METRIC=vcsw                 voluntary context switches per unit (how often
+#                               threads blocked; ratio native / profiled, so
+#                               < 1 = more blocking profiled, e.g. a mutex
+#                               made more contended)
 #   RESULTS=<file>              also append "shape threads config ratio mad"
 #                               lines there (bench/fidelity/fidelity.sh)
 set -euo pipefail
@@ -73,6 +77,8 @@ run_one() {
   esac
   if [[ ${METRIC:-throughput} == cpu ]]; then
     awk -v c="$(field "$out" cpu_us)" 'BEGIN {printf "%.6f", 1 / c}'
+  elif [[ ${METRIC:-throughput} == vcsw ]]; then
+    awk -v c="$(field "$out" vcsw)" 'BEGIN {printf "%.6f", 1 / (c + 0.00001)}'
   elif [[ ${METRIC:-throughput} == wait ]]; then
     awk -v c="$(field "$out" wait_us)" 'BEGIN {printf "%.6f", 1 / c}'
   else

@@ -19,7 +19,8 @@
 // less noisy than throughput, and includes the profiler's own threads; and,
 // for the waiting shapes, wait_us=<median time one wait really took>: the
 // timing the program observes (timer slack included), steadier than
-// throughput under load.
+// throughput under load. vcsw= is voluntary context switches per unit and
+// maxrss_kb= the process's peak resident memory (the runtime's included).
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -83,11 +84,16 @@ void print_result(uint64_t units, double seconds) {
                      g_waits.end());
     wait = g_waits[g_waits.size() / 2];
   }
+  // Voluntary context switches per unit (all threads): how often a thread
+  // blocked, e.g. on a contended mutex; a profiler that changes the lock's
+  // dynamics changes this.
+  double vcsw = units ? double(ru.ru_nvcsw) / double(units) : 0.0;
   std::printf("units=%" PRIu64
               " seconds=%.6f throughput=%.3f cpu_us=%.3f "
-              "wait_us=%.2f\n",
+              "wait_us=%.2f vcsw=%.5f maxrss_kb=%ld\n",
               units, seconds, double(units) / seconds,
-              units ? cpu * 1e6 / double(units) : 0.0, wait);
+              units ? cpu * 1e6 / double(units) : 0.0, wait, vcsw,
+              ru.ru_maxrss);
 }
 
 [[noreturn]] void die(const char* what) {

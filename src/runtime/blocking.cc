@@ -29,15 +29,15 @@ using andweorc::runtime::delay_engine;
 
 extern "C" {
 
-void andweorc_rt_pre_block(void) {
+void andweorc_rt_pre_block_slow(void) {
   if (auto* a = account()) delay_engine().pre_block(*a);
 }
 
-void andweorc_rt_post_block(int woken_by_thread) {
+void andweorc_rt_post_block_slow(int woken_by_thread) {
   if (auto* a = account()) delay_engine().post_block(*a, woken_by_thread != 0);
 }
 
-void andweorc_rt_catch_up(void) {
+void andweorc_rt_catch_up_slow(void) {
   if (auto* a = account()) delay_engine().catch_up(*a);
 }
 

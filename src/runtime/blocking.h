@@ -3,8 +3,8 @@
  * Plain C so that the wrappers can be written in C: glibc declares pthread
  * and I/O functions with C++ exception specifications that a C++ definition
  * would have to repeat exactly. All hooks are no-ops for threads the runtime
- * does not know, cost a thread-local load and an atomic load or two when no
- * experiment runs, and never make a syscall unless a delay is owed.
+ * does not know, cost one inlined load when no experiment can insert delays
+ * (andweorc_rt_delays_armed), and never make a syscall unless a delay is owed.
  */
 #ifndef ANDWEORC_RUNTIME_BLOCKING_H_
 #define ANDWEORC_RUNTIME_BLOCKING_H_
@@ -13,13 +13,41 @@
 extern "C" {
 #endif
 
+/* Non-zero while some delay engine has an experiment that inserts delays
+ * (delay_per_hit > 0; delay_engine.cc keeps it). Outside such experiments,
+ * 0% ones included, no delay can be owed or inserted, so every wrapper stops
+ * at this one inlined load: no call, no thread-local lookup. A wrapper that
+ * reads 0 just as an experiment starts behaves as if it ran just before it.
+ * Hidden: one RIP-relative load, no GOT. Element 0 is the flag; the array
+ * fills one cache line of its own (aligned in delay_engine.cc), so that no
+ * variable written at run time shares the line every wrapper reads. */
+#define ANDWEORC_RT_ARMED_LINE 16 /* ints: 64 bytes */
+extern __attribute__((
+    visibility("hidden"))) int andweorc_rt_delays_armed[ANDWEORC_RT_ARMED_LINE];
+
+static inline int andweorc_rt_armed(void) {
+  return __builtin_expect(
+      __atomic_load_n(&andweorc_rt_delays_armed[0], __ATOMIC_RELAXED) != 0, 0);
+}
+
+/* The hooks proper (blocking.cc); call them through the inline ones. */
+void andweorc_rt_pre_block_slow(void);
+void andweorc_rt_post_block_slow(int woken_by_thread);
+void andweorc_rt_catch_up_slow(void);
+
 /* About to block until something happens. */
-void andweorc_rt_pre_block(void);
+static inline void andweorc_rt_pre_block(void) {
+  if (andweorc_rt_armed()) andweorc_rt_pre_block_slow();
+}
 /* Woken: by another thread of this program (it paid the delays inserted
  * while we waited), or not (timeout, I/O, signal: we pay them). */
-void andweorc_rt_post_block(int woken_by_thread);
+static inline void andweorc_rt_post_block(int woken_by_thread) {
+  if (andweorc_rt_armed()) andweorc_rt_post_block_slow(woken_by_thread);
+}
 /* About to wake another thread: pay what we owe first. */
-void andweorc_rt_catch_up(void);
+static inline void andweorc_rt_catch_up(void) {
+  if (andweorc_rt_armed()) andweorc_rt_catch_up_slow();
+}
 
 #ifdef __cplusplus
 }

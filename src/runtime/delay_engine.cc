@@ -7,6 +7,12 @@
 #include <sys/syscall.h>
 #include <time.h>
 
+#include "runtime/blocking.h"
+
+// blocking.h: engines whose experiment inserts delays (note_armed).
+// Its own cache line (blocking.h). extern "C" by its declaration.
+alignas(64) int andweorc_rt_delays_armed[ANDWEORC_RT_ARMED_LINE];
+
 namespace andweorc::runtime {
 namespace {
 
@@ -215,14 +221,27 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::adopt(DelayAccount& a, uint64_t token) {
 void DelayEngine::start_experiment(uint64_t delay_per_hit) {
   __atomic_store_n(&hits_, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&start_global_, global(), __ATOMIC_RELEASE);
-  __atomic_store_n(&delay_per_hit_, delay_per_hit, __ATOMIC_RELEASE);
+  note_armed(
+      __atomic_exchange_n(&delay_per_hit_, delay_per_hit, __ATOMIC_ACQ_REL),
+      delay_per_hit);
   __atomic_add_fetch(&epoch_, 1, __ATOMIC_ACQ_REL);
   __atomic_store_n(&active_, true, __ATOMIC_RELEASE);
 }
 
 void DelayEngine::end_experiment() {
   __atomic_store_n(&active_, false, __ATOMIC_RELEASE);
-  __atomic_store_n(&delay_per_hit_, 0, __ATOMIC_RELEASE);
+  note_armed(__atomic_exchange_n(&delay_per_hit_, 0, __ATOMIC_ACQ_REL), 0);
+}
+
+void DelayEngine::note_armed(uint64_t before, uint64_t after) {
+  // The exchange makes each engine's transition happen once even when the
+  // coordinator and shutdown end an experiment at the same time, so the
+  // count stays exact: engines (in the runtime, the one engine) whose
+  // experiment can insert delays.
+  if (before == 0 && after != 0)
+    __atomic_add_fetch(&andweorc_rt_delays_armed[0], 1, __ATOMIC_RELEASE);
+  else if (before != 0 && after == 0)
+    __atomic_sub_fetch(&andweorc_rt_delays_armed[0], 1, __ATOMIC_RELEASE);
 }
 
 }  // namespace andweorc::runtime

@@ -133,6 +133,8 @@ class DelayEngine {
   // (we interrupted it); leave() adds deferred hits, then clears busy.
   ANDWEORC_SIGNAL_SAFE static bool enter(DelayAccount& a);
   ANDWEORC_SIGNAL_SAFE void leave(DelayAccount& a);
+  // Keeps andweorc_rt_delays_armed (blocking.h) in step with delay_per_hit_.
+  static void note_armed(uint64_t before, uint64_t after);
   ANDWEORC_SIGNAL_SAFE void sync_epoch(DelayAccount& a);
   ANDWEORC_SIGNAL_SAFE void add_hits(DelayAccount& a, uint64_t hits);
   ANDWEORC_SIGNAL_SAFE uint64_t pay(DelayAccount& a);

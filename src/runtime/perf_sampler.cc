@@ -37,6 +37,10 @@ long perf_event_open(perf_event_attr* attr, int tid) {
 // hrtimer in this VM (docs/design.md, cost model), 8 switches/ms cost 2%.
 constexpr uint64_t kSwitchesPerMs = 8;
 constexpr uint64_t kCheckWindowNs = 4000000;  // at least 4 ms of CPU
+// ... looked at at most once per this much wall time when the samples do
+// not cover the window (perf_watch_switches): several windows, since a busy
+// thread on a loaded machine also sees far more wall time than CPU time.
+constexpr uint64_t kCheckWallNs = 4 * kCheckWindowNs;
 // ANDWEORC_SAMPLER_SWITCH=0 keeps every thread on perf (set once, before
 // any thread samples).
 bool g_switch_watch = true;
@@ -56,6 +60,28 @@ ANDWEORC_SIGNAL_SAFE bool thread_usage(uint64_t* switches, uint64_t* cpu_ns) {
             uint64_t(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
   return true;
 }
+
+// Copies `len` bytes at ring position `pos` out of the perf data area,
+// wrapping at its end. The kernel makes data_size a power of two (the data
+// pages must be), so a mask replaces the division a byte-wise `%` did for
+// every byte of every record.
+ANDWEORC_SIGNAL_SAFE void ring_copy(const uint8_t* data, uint64_t size,
+                                    uint64_t pos, void* out, size_t len) {
+  const uint64_t off = pos & (size - 1);
+  const size_t first = len < size - off ? len : size_t(size - off);
+  memcpy(out, data + off, first);
+  memcpy(static_cast<uint8_t*>(out) + first, data, len - first);
+}
+
+// getrusage (a syscall) once per check window, not at every sample. A busy
+// thread's samples come one per period of CPU, so their count says when the
+// window is full. A thread that mostly runs in the kernel or blocks gets
+// few samples (kernel-mode ones are not delivered), so their time decides
+// for it: it checks at most once per kCheckWallNs of wall time (the old
+// code checked at every sample), until it has used a window of CPU.
+ANDWEORC_TLS uint32_t t_samples_since_check = 0;
+ANDWEORC_TLS uint64_t t_last_sample_ns = 0;   // CLOCK_MONOTONIC, last sample
+ANDWEORC_TLS uint64_t t_check_sample_ns = 0;  // ... when the window began
 
 }  // namespace
 
@@ -160,12 +186,11 @@ ANDWEORC_SIGNAL_SAFE uint32_t perf_drain(ThreadState* s) {
   alignas(8) uint8_t record[64 + 8 * (raw::kMaxFrames + 8)];
   while (tail + sizeof(perf_event_header) <= head) {
     perf_event_header h;
-    for (size_t i = 0; i < sizeof h; ++i)
-      reinterpret_cast<uint8_t*>(&h)[i] = data[(tail + i) % size];
+    ring_copy(data, size, tail, &h, sizeof h);
     if (h.size == 0 || tail + h.size > head) break;
     if (h.type == PERF_RECORD_SAMPLE && h.size <= sizeof record) {
       ++samples;
-      for (size_t i = 0; i < h.size; ++i) record[i] = data[(tail + i) % size];
+      ring_copy(data, size, tail, record, h.size);
       // Layout for IP|TID|TIME|CALLCHAIN: ip, pid+tid, time, nr, ips[nr].
       const uint64_t* w = reinterpret_cast<const uint64_t*>(record + sizeof h);
       // Samples taken while this thread spins off a delay are the
@@ -196,13 +221,13 @@ ANDWEORC_SIGNAL_SAFE uint32_t perf_drain(ThreadState* s) {
         frames[n++] = ip;
       }
       sh.nframes = uint16_t(n);
+      ++t_samples_since_check;
+      t_last_sample_ns = sh.time_ns;
       s->ring.push(&sh, sizeof sh, frames, size_t(n) * sizeof(uint64_t));
       on_sample_taken(s, frames, n, sh.weight);
     } else if (h.type == PERF_RECORD_LOST && h.size >= sizeof h + 16) {
       uint64_t lost;
-      for (size_t i = 0; i < sizeof lost; ++i)
-        reinterpret_cast<uint8_t*>(&lost)[i] =
-            data[(tail + sizeof h + 8 + i) % size];
+      ring_copy(data, size, tail + sizeof h + 8, &lost, sizeof lost);
       s->ring.count_dropped(lost);
     }
     tail += h.size;
@@ -213,9 +238,21 @@ ANDWEORC_SIGNAL_SAFE uint32_t perf_drain(ThreadState* s) {
 
 ANDWEORC_SIGNAL_SAFE void perf_watch_switches(ThreadState* s) {
   if (!g_switch_watch || s->has_timer) return;
+  if (uint64_t(t_samples_since_check) * g_period_ns < kCheckWindowNs &&
+      t_last_sample_ns - t_check_sample_ns < kCheckWallNs)
+    return;
   uint64_t switches = 0, cpu_ns = 0;
   if (!thread_usage(&switches, &cpu_ns)) return;
   uint64_t cpu = cpu_ns - s->cpu_at_check_ns;
+  // Look again only after another window of samples or kCheckWallNs of
+  // wall time, even when getrusage does not show a window of CPU yet: it
+  // lags the event's clock (the thread's runtime is brought up to date at
+  // the scheduler tick, every 4 ms here, so 40 samples of 100 us read as
+  // 1.4-4 ms), and looking at every sample until it caught up made this a
+  // syscall per sample again. The switch and CPU counts keep running from
+  // the last full check.
+  t_samples_since_check = 0;
+  t_check_sample_ns = t_last_sample_ns;
   if (cpu < kCheckWindowNs) return;
   uint64_t n = switches - s->switches_at_check;
   s->switches_at_check = switches;

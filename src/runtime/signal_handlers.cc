@@ -109,19 +109,20 @@ ANDWEORC_SIGNAL_SAFE void deliver_to_program(int sig, siginfo_t* info,
 // ours on top. Our work needs a few KiB (a perf record copy, a call chain,
 // the delay engine); without the room, this signal's samples stay in the
 // perf ring for the next one and its delay is paid later.
-ANDWEORC_SIGNAL_SAFE bool on_small_altstack() {
-  stack_t ss;
-  if (raw_syscall(SYS_sigaltstack, 0, reinterpret_cast<long>(&ss)) != 0)
-    return false;
-  if (!(ss.ss_flags & SS_ONSTACK)) return false;
-  uintptr_t sp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
-  uintptr_t lo = reinterpret_cast<uintptr_t>(ss.ss_sp);
-  return sp < lo || sp - lo < 16 * 1024;
+// The context's uc_stack describes the alternate stack (signal_handlers.h):
+// what a sigaltstack() query would say, without a syscall per sample. Our
+// handler has no SA_ONSTACK, so its frame is on whatever stack the
+// interrupted code used.
+ANDWEORC_SIGNAL_SAFE bool on_small_altstack(const void* context) {
+  if (context == nullptr) return false;
+  return on_small_altstack_at(
+      static_cast<const ucontext_t*>(context)->uc_stack,
+      reinterpret_cast<uintptr_t>(__builtin_frame_address(0)));
 }
 
 ANDWEORC_SIGNAL_SAFE void on_profiler_signal(int sig, siginfo_t* info,
                                              void* context) {
-  if (on_small_altstack()) return;
+  if (on_small_altstack(context)) return;
   int saved_errno = errno;
   ThreadState* s = current_thread();
   // A thread that ran before the profiler started takes the slot prepared

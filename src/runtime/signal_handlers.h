@@ -7,8 +7,29 @@
 #define ANDWEORC_RUNTIME_SIGNAL_HANDLERS_H_
 
 #include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/signal_safe.h"
 
 namespace andweorc::runtime {
+
+// Room our handler wants below its frame on an alternate stack.
+constexpr size_t kHandlerStackRoom = 16 * 1024;
+
+// True when `sp` (the handler's frame) lies on the alternate stack `ss` with
+// less than kHandlerStackRoom below it. `ss` is the context's uc_stack: the
+// kernel saves there the thread's alternate stack as set (its ss_flags carry
+// no SS_ONSTACK, unlike sigaltstack()'s answer), so "on it" is decided from
+// the address, as the kernel decides it. A disarmed (SS_AUTODISARM, size 0)
+// or disabled stack is never "on".
+ANDWEORC_SIGNAL_SAFE inline bool on_small_altstack_at(const stack_t& ss,
+                                                      uintptr_t sp) {
+  if ((ss.ss_flags & SS_DISABLE) || ss.ss_size == 0) return false;
+  const uintptr_t lo = reinterpret_cast<uintptr_t>(ss.ss_sp);
+  if (sp - lo >= ss.ss_size) return false;  // not on it (sp < lo wraps)
+  return sp - lo < kHandlerStackRoom;
+}
 
 // Installs the sampling handler for kProfilerSignal.
 bool install_profiler_handler();

@@ -7,6 +7,8 @@
 
 #include <vector>
 
+#include "runtime/blocking.h"
+
 namespace andweorc::runtime {
 namespace {
 
@@ -41,6 +43,28 @@ TEST_F(DelayEngineTest, NoExperimentNoDelay) {
   engine.on_samples(b, 0);
   EXPECT_TRUE(fake.asked.empty());
   EXPECT_EQ(engine.global(), 0u);
+}
+
+// The wrappers' one inlined check (blocking.h) is non-zero exactly while an
+// experiment can insert delays. Other tests leave experiments running on
+// their own engines, so the count is read relative to where it started.
+TEST_F(DelayEngineTest, ArmedFlagFollowsDelayingExperiments) {
+  const int before = andweorc_rt_delays_armed[0];
+  start(0);  // a 0% experiment inserts nothing: wrappers stay on the fast path
+  EXPECT_EQ(andweorc_rt_delays_armed[0], before);
+  EXPECT_FALSE(andweorc_rt_armed() && before == 0);
+  start(50);
+  EXPECT_EQ(andweorc_rt_delays_armed[0], before + 1);
+  EXPECT_TRUE(andweorc_rt_armed());
+  start(25);  // the next experiment replaces this one: still one engine
+  EXPECT_EQ(andweorc_rt_delays_armed[0], before + 1);
+  start(0);
+  EXPECT_EQ(andweorc_rt_delays_armed[0], before);
+  start(50);
+  engine.end_experiment();
+  EXPECT_EQ(andweorc_rt_delays_armed[0], before);
+  engine.end_experiment();  // ending twice (coordinator and shutdown)
+  EXPECT_EQ(andweorc_rt_delays_armed[0], before);
 }
 
 TEST_F(DelayEngineTest, HitsDelayOthersNotTheHitter) {
