@@ -148,6 +148,17 @@ TEST(Hostile, ExitFromSignalHandlerWhileThreadsChurn) {
   }
 }
 
+// Item 6: the handler that calls _exit runs in the thread that holds the
+// profiler's I/O lock (it interrupted a label binding being written). The
+// old _exit joined the collector and then took the lock: it waited forever
+// for itself. Each run is bounded; the old code hung in nearly every run.
+TEST(Hostile, ExitFromSignalHandlerThatInterruptedTheIoLockHolder) {
+  for (int i = 0; i < 3; ++i) {
+    Compared c = run_both(cmd({program("exit_under_io_lock")}, 20));
+    EXPECT_EQ(c.profiled.status, 7);
+  }
+}
+
 // ---- item 8: processes that outlive the command ----
 
 class Detached : public ::testing::TestWithParam<const char*> {};
