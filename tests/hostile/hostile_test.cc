@@ -291,6 +291,20 @@ TEST(Hostile, MapsBeyondOneMebibyteStillNameTheLibraries) {
   EXPECT_GT(samples_in(c, "hostile_plugin_hot_loop"), 50u);
 }
 
+// Item 9: a library unloaded, and another loaded at its address: each one's
+// samples are its own (each plugin burns 250 ms of CPU). Before, only the
+// last maps snapshot was used: A's samples went to B, or to nothing.
+TEST(Hostile, DlclosedLibraryAndItsSuccessorAtTheSameAddress) {
+  std::string dir = PROGRAMS_DIR;
+  Compared c = run_both(cmd({program("dlclose_reuse"), dir + "/libswap_a.so",
+                             dir + "/libswap_b.so"}));
+  ASSERT_NE(c.profiled.err.find("same address: yes"), std::string::npos)
+      << "B did not take A's place; the case tests nothing\n"
+      << c.profiled.err;
+  EXPECT_GT(samples_in(c, "swap_plugin_a_loop"), 100u) << c.profile_text;
+  EXPECT_GT(samples_in(c, "swap_plugin_b_loop"), 100u);
+}
+
 // Item 11: more threads than the first 4096 slots. Before, the excess was
 // neither sampled nor delayed and its progress points were not counted (a
 // warning said so); now the pool grows.
