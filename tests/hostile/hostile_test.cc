@@ -142,7 +142,7 @@ TEST(Hostile, ForkedChildrenDoNotWaitForACoordinator) {
 }
 
 TEST(Hostile, ExitFromSignalHandlerWhileThreadsChurn) {
-  for (int i = 0; i < 5; ++i) {
+  for (int i = 0; i < 2; ++i) {
     Compared c = run_both(cmd({program("exit_in_handler")}, 30));
     EXPECT_EQ(c.profiled.status, 7);
   }
@@ -322,9 +322,11 @@ TEST(Hostile, FiveThousandThreads) {
 TEST(Hostile, BigStaticTlsStillGetsACollector) {
   Compared c = run_both(cmd({program("big_tls")}));
   ASSERT_TRUE(c.profile.ok());
+  // 900 ms of 1 ms samples of ~41 frames: more than a 128 KiB ring holds
+  // (~360), so without a collector most would be lost.
   EXPECT_EQ(c.profile.profile->lost_samples, 0u)
       << "rings overflowed: no collector thread";
-  EXPECT_GT(samples(c), 1000u);
+  EXPECT_GT(samples(c), 600u);
 }
 
 }  // namespace
