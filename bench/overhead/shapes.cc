@@ -10,6 +10,9 @@
 //   sleep    ~20 us of work, then usleep(50)                (sleep-heavy)
 //   condvar  ~20 us of work, then cv.wait_for(50 us), never notified
 //   poll     ~20 us of work, then poll() on an empty pipe, 1 ms timeout
+//   sleep_twin, condvar_twin, poll_twin: the same loops with the wait call
+//            itself removed (everything else kept): the sampling cost of
+//            the same program without its waits (bench/fidelity)
 //   server   epoll echo server on TCP loopback: <threads> server threads,
 //            each with its own epoll, and as many client threads with 4
 //            connections each, 1 request in flight per connection
@@ -48,6 +51,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 std::atomic<bool> g_stop{false};
+// A *_twin shape: every loop skips its wait call and does the rest.
+bool g_no_wait = false;
 
 // Every 8th wait's duration, per thread (at most kMaxWaits of them).
 constexpr size_t kMaxWaits = 4096;
@@ -123,7 +128,7 @@ uint64_t sleep_loop() {
   while (!g_stop.load(std::memory_order_relaxed)) {
     x = work(x, kSteps), ++n;
     w.start();
-    usleep(50);
+    if (!g_no_wait) usleep(50);
     w.stop();
   }
   return n + (x == 0);
@@ -138,7 +143,7 @@ uint64_t condvar_loop() {
     x = work(x, kSteps), ++n;
     std::unique_lock<std::mutex> lock(m);
     w.start();
-    cv.wait_for(lock, std::chrono::microseconds(50));
+    if (!g_no_wait) cv.wait_for(lock, std::chrono::microseconds(50));
     w.stop();
   }
   return n + (x == 0);
@@ -153,7 +158,7 @@ uint64_t poll_loop() {
     x = work(x, kSteps), ++n;
     pollfd fd{p[0], POLLIN, 0};
     w.start();
-    poll(&fd, 1, 1);
+    if (!g_no_wait) poll(&fd, 1, 1);
     w.stop();
   }
   close(p[0]);
@@ -314,8 +319,8 @@ uint64_t run_server(int threads, double seconds) {
 int main(int argc, char** argv) {
   if (argc < 3) {
     std::fprintf(stderr,
-                 "usage: shapes cpu|lock|sleep|condvar|poll|server <threads> "
-                 "[seconds]\n");
+                 "usage: shapes cpu|lock|sleep|condvar|poll[_twin]|server "
+                 "<threads> [seconds]\n");
     return 2;
   }
   std::string shape = argv[1];
@@ -328,6 +333,13 @@ int main(int argc, char** argv) {
   if (shape == "server") {
     run_server(threads, seconds);
     return 0;
+  }
+  const std::string twin = "_twin";
+  if (shape.size() > twin.size() &&
+      shape.compare(shape.size() - twin.size(), twin.size(), twin) == 0) {
+    g_no_wait = true;
+    shape.resize(shape.size() - twin.size());
+    if (shape != "sleep" && shape != "condvar" && shape != "poll") shape = "";
   }
   uint64_t (*loop)() = nullptr;
   if (shape == "cpu") loop = cpu_loop;

@@ -42,22 +42,62 @@ std::string basename_of(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-struct ProcessContext {
-  const RawProcess& raw;
+// One maps snapshot of a process, with the frames already looked up in it.
+struct MapsSnapshot {
+  uint64_t time_ns = 0;
   symbols::ProcessMaps maps;
   std::unordered_map<uint64_t, std::vector<uint32_t>> leaf_cache, caller_cache;
 };
 
-const std::vector<uint32_t>& frames_for(ProcessContext& ctx, uint64_t address,
+struct ProcessContext {
+  const RawProcess& raw;
+  std::vector<MapsSnapshot> snapshots;  // time order; never empty
+};
+
+ProcessContext make_context(const RawProcess& p) {
+  ProcessContext ctx{p, {}};
+  for (const RawMapsSnapshot& m : p.maps_history)
+    ctx.snapshots.push_back(
+        MapsSnapshot{m.time_ns, symbols::ProcessMaps::parse(m.text), {}, {}});
+  if (ctx.snapshots.empty())
+    ctx.snapshots.push_back(
+        MapsSnapshot{0, symbols::ProcessMaps::parse(p.maps), {}, {}});
+  return ctx;
+}
+
+// The snapshot to read `code` (an address in a sample taken at time_ns)
+// with: the first one taken at or after the sample, which has every mapping
+// of that moment unless one was unmapped in between (the runtime writes a
+// snapshot before each dlclose). If the address is mapped there, a library
+// loaded later at the same place cannot be mistaken for the one sampled
+// (issue 12 item 9). If it is not (a library unloaded while its destructors
+// were sampled), the latest earlier snapshot that maps it.
+MapsSnapshot& snapshot_for(ProcessContext& ctx, uint64_t time_ns,
+                           uint64_t code) {
+  auto& snaps = ctx.snapshots;
+  if (snaps.size() == 1) return snaps[0];
+  auto it = std::lower_bound(
+      snaps.begin(), snaps.end(), time_ns,
+      [](const MapsSnapshot& m, uint64_t t) { return m.time_ns < t; });
+  size_t first = size_t(it - snaps.begin());
+  size_t at = std::min(first, snaps.size() - 1);
+  if (snaps[at].maps.find(code) != nullptr) return snaps[at];
+  for (size_t j = at; j-- > 0;)
+    if (snaps[j].maps.find(code) != nullptr) return snaps[j];
+  return snaps[at];
+}
+
+const std::vector<uint32_t>& frames_for(ProcessContext& ctx, MapsSnapshot& snap,
+                                        uint64_t address,
                                         bool is_return_address,
                                         symbols::Symbolizer& symbolizer,
                                         const ScopeMatcher& scope,
                                         FrameTable& table) {
-  auto& cache = is_return_address ? ctx.caller_cache : ctx.leaf_cache;
+  auto& cache = is_return_address ? snap.caller_cache : snap.leaf_cache;
   auto it = cache.find(address);
   if (it != cache.end()) return it->second;
   symbols::Location loc =
-      symbolizer.symbolize(ctx.maps, address, is_return_address);
+      symbolizer.symbolize(snap.maps, address, is_return_address);
   std::vector<uint32_t> ids;
   bool binary_in = scope.binary_matches(loc.module, ctx.raw.executable);
   for (const auto& sf : loc.frames) {
@@ -180,7 +220,7 @@ void build_profile(const std::vector<RawProcess>& processes,
     main_executables.insert(p.executable);
     out->threads += p.threads.size();
     out->lost_samples += p.lost_samples;
-    ProcessContext ctx{p, symbols::ProcessMaps::parse(p.maps), {}, {}};
+    ProcessContext ctx = make_context(p);
     LabelResolver resolver(p.label_bindings);
     for (const RawSample& s : p.samples) {
       std::vector<uint32_t> stack, stack_labels;
@@ -198,8 +238,9 @@ void build_profile(const std::vector<RawProcess>& processes,
           }
           continue;
         }
+        MapsSnapshot& snap = snapshot_for(ctx, s.time_ns, code);
         const auto& ids =
-            frames_for(ctx, s.frames[i], i > 0, symbolizer, scope, table);
+            frames_for(ctx, snap, s.frames[i], i > 0, symbolizer, scope, table);
         stack.insert(stack.end(), ids.begin(), ids.end());
       }
       stacks[{std::move(stack), std::move(stack_labels)}] += s.weight;

@@ -127,6 +127,21 @@ void parse_label_binding(const std::string& buf, size_t pos, size_t end,
   out->label_bindings.push_back(std::move(b));
 }
 
+// out->maps was just read; time_ns is its kMapsTime (0: none, as from an
+// older writer: it then counts as taken with the previous snapshot, so a file
+// without times keeps the old rule, the last snapshot for every sample).
+// Times only grow: the writer takes them under its I/O lock.
+void add_maps_snapshot(RawProcess* out, uint64_t time_ns) {
+  auto& history = out->maps_history;
+  uint64_t previous = history.empty() ? 0 : history.back().time_ns;
+  time_ns = std::max(time_ns, previous);
+  if (!history.empty() && history.back().text == out->maps) {
+    history.back().time_ns = time_ns;
+    return;
+  }
+  history.push_back(RawMapsSnapshot{time_ns, out->maps});
+}
+
 }  // namespace
 
 bool read_raw_file(const std::string& path, RawProcess* out,
@@ -158,6 +173,7 @@ bool parse_raw_bytes(const std::string& buf, const std::string& path,
   *out = RawProcess{};
   out->path = path;
   size_t pos = std::max<size_t>(fh.header_size, sizeof fh);
+  uint64_t maps_time = 0;  // from the kMapsTime before the next kMaps
   while (pos < buf.size()) {
     raw::RecordHeader rh;
     if (!read_pod(buf, pos, buf.size(), &rh) ||
@@ -183,8 +199,15 @@ bool parse_raw_bytes(const std::string& buf, const std::string& path,
         }
         break;
       }
+      case raw::kMapsTime: {
+        raw::MapsTimeRecord mt;
+        if (read_pod(buf, body, end, &mt)) maps_time = mt.time_ns;
+        break;
+      }
       case raw::kMaps:
         out->maps = buf.substr(body, rh.size);
+        add_maps_snapshot(out, maps_time);
+        maps_time = 0;
         break;
       case raw::kSamples:
         decode_samples(buf, body, end, &out->samples);

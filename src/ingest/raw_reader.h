@@ -54,6 +54,14 @@ struct RawLabelBinding {
   std::string key, value;
 };
 
+// One maps snapshot and when it was taken (raw::MapsTimeRecord; 0 when the
+// writer did not say). A sample is symbolized with the first snapshot at or
+// after its time (profile_builder.cc).
+struct RawMapsSnapshot {
+  uint64_t time_ns = 0;
+  std::string text;
+};
+
 struct RawProcess {
   std::string path;  // the raw file
   int pid = 0;
@@ -67,6 +75,9 @@ struct RawProcess {
   bool clean_exit = false;  // saw an end record
   bool truncated = false;   // the last record was cut short
   std::string maps;         // the last maps snapshot
+  // Every snapshot in file (= time) order; one that repeats the previous
+  // text only moves that one's time forward.
+  std::vector<RawMapsSnapshot> maps_history;
   std::vector<RawSample> samples;
   std::vector<RawPoint> points;  // the last snapshot
   std::vector<std::string> notes;

@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <spawn.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -179,10 +180,11 @@ EXPORT int fcntl(int fd, int cmd, ...) {
 EXPORT int fcntl64(int fd, int cmd, ...) ALIAS(fcntl);
 
 /* ---- children started without fork ----
- * posix_spawn (and popen/system inside libc) clone without our fork
- * handlers. The child holds every descriptor that is not close-on-exec, and
- * those its file actions dup2: a pipe among them may now lead to another
- * process, so its wakes are the outside world's, as after fork. */
+ * posix_spawn (and popen/system, through libc's internal posix_spawn)
+ * clone without our fork handlers. The child holds every descriptor that is
+ * not close-on-exec, and those its file actions dup2: a pipe among them may
+ * now lead to another process, so its wakes are the outside world's, as
+ * after fork. */
 
 EXPORT int posix_spawn(pid_t* pid, const char* path,
                        const posix_spawn_file_actions_t* actions,
@@ -199,6 +201,27 @@ EXPORT int posix_spawnp(pid_t* pid, const char* file,
                         char* const envp[]) {
   int rc = REAL(posix_spawnp)(pid, file, actions, attr, argv, envp);
   if (rc == 0) andweorc_fd_unmark_inherited();
+  return rc;
+}
+
+/* popen's pipe leads to its child, whatever its number was marked with
+ * before (a number closed through a path no wrapper sees, e.g. fclose, keeps
+ * its old mark): a read from it is the outside world's, never a wake by one
+ * of our threads. glibc makes the pipe with its internal pipe2, which the
+ * wrapper does not see either. */
+EXPORT FILE* popen(const char* command, const char* type) {
+  FILE* f = REAL(popen)(command, type);
+  if (f != NULL) {
+    andweorc_fd_unmark_inherited();
+    andweorc_fd_mark(fileno(f), 0);
+  }
+  return f;
+}
+
+/* The child may leave descendants holding what it inherited. */
+EXPORT int system(const char* command) {
+  int rc = REAL(system)(command);
+  if (command != NULL) andweorc_fd_unmark_inherited();
   return rc;
 }
 

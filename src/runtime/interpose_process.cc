@@ -1,6 +1,8 @@
 // interpose_process.cc: exec, _exit and daemon, so that the data collected
-// by a process image is written before the image goes away. (fork is handled
-// by pthread_atfork in runtime.cc; exit() by the library destructor.)
+// by a process image is written before the image goes away, and dlclose, so
+// that the maps a library's samples need are written before it goes away.
+// (fork is handled by pthread_atfork in runtime.cc; exit() by the library
+// destructor.)
 //
 // exec and _exit are async-signal-safe and programs call them from signal
 // handlers: what they do here is too (runtime_shutdown_now, bounded locks).
@@ -110,6 +112,15 @@ __attribute__((visibility("default"), noreturn)) void _Exit(int status) {
   runtime_shutdown_now();
   real()._Exit(status);
   __builtin_unreachable();
+}
+
+// A maps snapshot before the library may be unmapped: samples taken in it
+// are then read with a snapshot that has it, not one in which another
+// library took its place (issue 12 item 9). Not async-signal-safe, like
+// dlclose itself.
+__attribute__((visibility("default"))) int dlclose(void* handle) {
+  andweorc::runtime::runtime_before_dlclose();
+  return real().dlclose(handle);
 }
 
 // glibc's daemon() ends the parent with its internal _exit, which skips

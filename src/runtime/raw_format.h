@@ -37,6 +37,7 @@ enum RecordType : uint32_t {
   kEnd = 8,         // EndRecord: the process shut the profiler down cleanly
   kExperiment = 9,  // ExperimentHeader + file + function + ExperimentPoint...
   kLabelBinding = 10,  // LabelBindingRecord + key + value (labels.h)
+  kMapsTime = 11,      // MapsTimeRecord: when the next kMaps was taken
 };
 
 struct RecordHeader {
@@ -132,6 +133,18 @@ struct LabelBindingRecord {
   uint32_t key_len;
   uint32_t value_len;
   uint32_t reserved;
+};
+
+// Written right before each kMaps record: CLOCK_MONOTONIC (like
+// SampleHeader::time_ns) read before /proc/self/maps was, so every mapping
+// that existed at any earlier time and was not unmapped since is in that
+// snapshot. The runtime writes a snapshot before each dlclose (the only way
+// it sees a library go), so a sample belongs with the first snapshot at or
+// after its time (issue 12 item 9: a library unloaded and another loaded at
+// the same address). Readers that do not know this record skip it and use
+// the last snapshot, as before: no version bump.
+struct MapsTimeRecord {
+  uint64_t time_ns;
 };
 
 struct LostRecord {

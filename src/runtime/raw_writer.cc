@@ -190,8 +190,11 @@ ANDWEORC_SIGNAL_SAFE void raw_write_maps() {
   // Guarded while open: a program thread closing everything meanwhile must
   // not make us read (and move the offset of) a file of its own.
   static int fd = -1;
+  // The snapshot's time, read before the maps (raw_format.h, kMapsTime).
+  raw::MapsTimeRecord when{monotonic_ns()};
   int opened = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
   if (opened < 0) return;
+  raw_write(raw::kMapsTime, &when, sizeof when);
   andweorc_fd_adopt(opened, &fd, 1);
   // Line by line, keeping the lines that name something: a process with
   // tens of thousands of anonymous mappings has more than the buffer's

@@ -27,6 +27,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/select.h>
@@ -55,6 +56,7 @@
   X(void (*)(int), _Exit, NULL)                                                \
   X(pid_t (*)(void), fork, NULL)                                               \
   X(int (*)(int, int), daemon, NULL)                                           \
+  X(int (*)(void*), dlclose, NULL)                                             \
   /* signals */                                                                \
   X(int (*)(int, const struct sigaction*, struct sigaction*), sigaction, NULL) \
   X(sighandler_t (*)(int, sighandler_t), signal, NULL)                         \
@@ -136,6 +138,8 @@
     posix_spawnp, NULL)                                                        \
   X(int (*)(posix_spawn_file_actions_t*, int, int),                            \
     posix_spawn_file_actions_adddup2, NULL)                                    \
+  X(FILE* (*)(const char*, const char*), popen, NULL)                          \
+  X(int (*)(const char*), system, NULL)                                        \
   /* pthread and semaphore synchronization */                                  \
   X(int (*)(pthread_mutex_t*), pthread_mutex_lock, NULL)                       \
   X(int (*)(pthread_mutex_t*, const struct timespec*),                         \

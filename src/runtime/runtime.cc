@@ -461,6 +461,15 @@ void runtime_before_exec() {
   g_io_lock.unlock();
 }
 
+void runtime_before_dlclose() {
+  // A vfork child shares our memory but writes nothing; before start-up and
+  // after shutdown there is no file.
+  if (!runtime_active() || !is_original_process()) return;
+  g_io_lock.lock();
+  if (runtime_active() && raw_is_open()) raw_write_maps();
+  g_io_lock.unlock();
+}
+
 }  // namespace andweorc::runtime
 
 extern "C" {

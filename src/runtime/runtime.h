@@ -78,6 +78,9 @@ void note_unprofiled_thread();
 
 // Process lifecycle hooks used by the interposed functions.
 void runtime_before_exec();
+// dlclose: writes a maps snapshot (the library may be unmapped next). Not
+// signal-safe (takes io_lock; dlclose is not signal-safe either).
+void runtime_before_dlclose();
 ANDWEORC_SIGNAL_SAFE bool is_original_process();  // false in a vfork child
 
 }  // namespace andweorc::runtime

@@ -142,8 +142,19 @@ TEST(Hostile, ForkedChildrenDoNotWaitForACoordinator) {
 }
 
 TEST(Hostile, ExitFromSignalHandlerWhileThreadsChurn) {
-  for (int i = 0; i < 5; ++i) {
+  for (int i = 0; i < 2; ++i) {
     Compared c = run_both(cmd({program("exit_in_handler")}, 30));
+    EXPECT_EQ(c.profiled.status, 7);
+  }
+}
+
+// Item 6: the handler that calls _exit runs in the thread that holds the
+// profiler's I/O lock (it interrupted a label binding being written). The
+// old _exit joined the collector and then took the lock: it waited forever
+// for itself. Each run is bounded; the old code hung in nearly every run.
+TEST(Hostile, ExitFromSignalHandlerThatInterruptedTheIoLockHolder) {
+  for (int i = 0; i < 3; ++i) {
+    Compared c = run_both(cmd({program("exit_under_io_lock")}, 20));
     EXPECT_EQ(c.profiled.status, 7);
   }
 }
@@ -280,6 +291,20 @@ TEST(Hostile, MapsBeyondOneMebibyteStillNameTheLibraries) {
   EXPECT_GT(samples_in(c, "hostile_plugin_hot_loop"), 50u);
 }
 
+// Item 9: a library unloaded, and another loaded at its address: each one's
+// samples are its own (each plugin burns 250 ms of CPU). Before, only the
+// last maps snapshot was used: A's samples went to B, or to nothing.
+TEST(Hostile, DlclosedLibraryAndItsSuccessorAtTheSameAddress) {
+  std::string dir = PROGRAMS_DIR;
+  Compared c = run_both(cmd({program("dlclose_reuse"), dir + "/libswap_a.so",
+                             dir + "/libswap_b.so"}));
+  ASSERT_NE(c.profiled.err.find("same address: yes"), std::string::npos)
+      << "B did not take A's place; the case tests nothing\n"
+      << c.profiled.err;
+  EXPECT_GT(samples_in(c, "swap_plugin_a_loop"), 100u) << c.profile_text;
+  EXPECT_GT(samples_in(c, "swap_plugin_b_loop"), 100u);
+}
+
 // Item 11: more threads than the first 4096 slots. Before, the excess was
 // neither sampled nor delayed and its progress points were not counted (a
 // warning said so); now the pool grows.
@@ -297,9 +322,11 @@ TEST(Hostile, FiveThousandThreads) {
 TEST(Hostile, BigStaticTlsStillGetsACollector) {
   Compared c = run_both(cmd({program("big_tls")}));
   ASSERT_TRUE(c.profile.ok());
+  // 900 ms of 1 ms samples of ~41 frames: more than a 128 KiB ring holds
+  // (~360), so without a collector most would be lost.
   EXPECT_EQ(c.profile.profile->lost_samples, 0u)
       << "rings overflowed: no collector thread";
-  EXPECT_GT(samples(c), 1000u);
+  EXPECT_GT(samples(c), 600u);
 }
 
 }  // namespace

@@ -22,6 +22,7 @@ DelayEngine& delay_engine() { return g_test_engine; }
 ThreadState* current_thread() { return g_test_self; }
 bool is_original_process() { return int(getpid()) == g_test_pid; }
 void runtime_before_exec() {}
+void runtime_before_dlclose() {}
 void runtime_shutdown_now() {}
 
 }  // namespace andweorc::runtime

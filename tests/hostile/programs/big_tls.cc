@@ -11,7 +11,7 @@ thread_local char g_scratch[256 * 1024];
 // Deep call chains make every sample big, so that a ring nobody empties
 // (no collector thread) overflows within the run.
 __attribute__((noinline)) unsigned long deep(int depth) {
-  if (depth == 0) return burn_ms(2500);
+  if (depth == 0) return burn_ms(900);
   unsigned long x = deep(depth - 1);
   asm volatile("" : : "r"(x) : "memory");
   return x + 1;

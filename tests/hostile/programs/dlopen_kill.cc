@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
       dlsym(lib, "hostile_plugin_hot_loop"));
   printf("plugin loaded\n");
   fflush(stdout);
-  unsigned long x = hot(600);
+  unsigned long x = hot(300);
   (void)x;
   usleep(100 * 1000);  // the collector drains the last samples
   raise(SIGKILL);

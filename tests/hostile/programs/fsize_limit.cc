@@ -10,7 +10,7 @@
 
 // Deep call chains make samples big, so the raw file outgrows the cap.
 __attribute__((noinline)) unsigned long deep(int depth) {
-  if (depth == 0) return burn_ms(1500);
+  if (depth == 0) return burn_ms(600);
   unsigned long x = deep(depth - 1);
   asm volatile("" : : "r"(x) : "memory");
   return x + 1;
