@@ -93,53 +93,48 @@ void keep_text(uint32_t index, const char* key, uint32_t key_len,
   __atomic_store_n(&t.valid, 1, __ATOMIC_RELEASE);
 }
 
-// Appends the binding to the raw file. Ordinary threads only (takes io_lock,
-// which no signal handler takes). Without an open raw file (profiler off)
-// there is nothing to record.
-void record_binding(uint32_t index, const char* key, const char* value) {
+// Writes one binding record now: trampoline `index` runs the label whose
+// key and value are `text` (key padded to 8, then the value). Ordinary
+// threads only (takes io_lock, which no signal handler takes).
+void write_binding(uint32_t index, const char* text, uint32_t key_len,
+                   uint32_t value_len) {
   CodeRange range = trampoline_range(index);
+  CodeRange table = trampoline_table();
   raw::LabelBindingRecord rec{};
   rec.time_ns = monotonic_ns();
   rec.start = range.start;
   rec.end = range.end;
-  CodeRange table = trampoline_table();
   rec.table_start = table.start;
   rec.table_end = table.end;
   rec.trampoline = index;
-  rec.key_len = uint32_t(strnlen(key, kMaxText));
-  rec.value_len = uint32_t(strnlen(value, kMaxText));
-  // key and value padded to 8 each, so the reader can find the value.
-  static constexpr size_t kBuf = 2 * (kMaxText + 8);
-  char text[kBuf];
-  size_t key_padded = raw::padded8(rec.key_len);
-  memset(text, 0, key_padded + raw::padded8(rec.value_len));
-  memcpy(text, key, rec.key_len);
-  memcpy(text + key_padded, value, rec.value_len);
-  keep_text(index, key, rec.key_len, value, rec.value_len);
+  rec.key_len = key_len;
+  rec.value_len = value_len;
   io_lock().lock();
   if (raw_is_open())
     raw_write(raw::kLabelBinding, &rec, sizeof rec, text,
-              key_padded + rec.value_len);
+              raw::padded8(key_len) + value_len);
   io_lock().unlock();
 }
 
+// Appends the binding to the raw file, and keeps its text for a fork child
+// (replay_binding). Without an open raw file (profiler off) there is
+// nothing to record.
+void record_binding(uint32_t index, const char* key, const char* value) {
+  uint32_t key_len = uint32_t(strnlen(key, kMaxText));
+  uint32_t value_len = uint32_t(strnlen(value, kMaxText));
+  // key and value padded to 8 each, so the reader can find the value.
+  static constexpr size_t kBuf = 2 * (kMaxText + 8);
+  char text[kBuf];
+  size_t key_padded = raw::padded8(key_len);
+  memset(text, 0, key_padded + raw::padded8(value_len));
+  memcpy(text, key, key_len);
+  memcpy(text + key_padded, value, value_len);
+  keep_text(index, key, key_len, value, value_len);
+  write_binding(index, text, key_len, value_len);
+}
+
 void replay_binding(uint32_t index, const Text& t) {
-  CodeRange range = trampoline_range(index);
-  raw::LabelBindingRecord rec{};
-  rec.time_ns = monotonic_ns();
-  rec.start = range.start;
-  rec.end = range.end;
-  CodeRange table = trampoline_table();
-  rec.table_start = table.start;
-  rec.table_end = table.end;
-  rec.trampoline = index;
-  rec.key_len = t.key_len;
-  rec.value_len = t.value_len;
-  io_lock().lock();
-  if (raw_is_open())
-    raw_write(raw::kLabelBinding, &rec, sizeof rec, t.buf,
-              raw::padded8(t.key_len) + t.value_len);
-  io_lock().unlock();
+  write_binding(index, t.buf, t.key_len, t.value_len);
 }
 
 }  // namespace
