@@ -202,7 +202,8 @@ bool is_bottleneck(const LineImpact& impact) {
 std::optional<ImpactDelta> compare_impacts(const LineImpact& base,
                                            const LineImpact& next,
                                            double level) {
-  if (!base.fitted || !next.fitted || base.dof < 1 || next.dof < 1) {
+  if (!base.fitted || !next.fitted || base.dof < 1 || next.dof < 1 ||
+      base.implausible || next.implausible) {
     return std::nullopt;
   }
   double vb = base.slope_se * base.slope_se;
