@@ -53,6 +53,18 @@ TEST(CompareImpacts, NeedsTwoFits) {
       compare_impacts(fitted(1, 0.1, 0, true), fitted(1, 0.1, 5, true), 0.95));
 }
 
+TEST(CompareImpacts, AnImplausibleEstimateIsNotCompared) {
+  // LevelDB's Mutex::Lock at -2856 against a plausible 0.1: the report does
+  // not rank it (experiments/plausibility.h), so diff must not call the
+  // line's change a significant one either.
+  LineImpact wild = fitted(-2856, 400, 6, true);
+  wild.implausible = true;
+  ASSERT_TRUE(compare_impacts(fitted(-2856, 400, 6, true),
+                              fitted(0.1, 0.05, 8, true), 0.95));
+  EXPECT_FALSE(compare_impacts(wild, fitted(0.1, 0.05, 8, true), 0.95));
+  EXPECT_FALSE(compare_impacts(fitted(0.1, 0.05, 8, true), wild, 0.95));
+}
+
 const LineChange* find(const PointChange& p, const std::string& function) {
   for (const LineChange& c : p.lines) {
     if (c.line().function == function) return &c;
