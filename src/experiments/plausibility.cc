@@ -32,7 +32,7 @@ bool records_delays(const profile::Profile& p) {
 void judge_plausibility(double bound, uint64_t threads, LineImpact* m) {
   double n = static_cast<double>(std::max<uint64_t>(threads, 1));
   m->plausibility_judged = true;
-  m->plausible_high = bound;
+  m->plausible_high = kUpperSlack * bound;
   m->plausible_low = -n * bound;
   m->implausible = m->fitted && (m->ci_low > m->plausible_high ||
                                  m->ci_high < m->plausible_low);

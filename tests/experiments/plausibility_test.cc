@@ -68,13 +68,14 @@ TEST(JudgePlausibility, OnlyAWholeIntervalOutsideIsImplausible) {
     judge_plausibility(0.1, threads, &m);
     return m.implausible;
   };
-  EXPECT_TRUE(judge(0.15, 0.4, 4));     // wholly above u
-  EXPECT_FALSE(judge(0.05, 0.4, 4));    // reaches into [-0.4, 0.1]
+  EXPECT_TRUE(judge(0.25, 0.4, 4));     // wholly above 2 u
+  EXPECT_FALSE(judge(0.15, 0.4, 4));    // above u, within the slack
+  EXPECT_FALSE(judge(0.05, 0.4, 4));    // reaches into [-0.4, 0.2]
   EXPECT_FALSE(judge(-0.39, -0.2, 4));  // slower, but within N u
   EXPECT_TRUE(judge(-0.9, -0.41, 4));   // below -N u
   EXPECT_TRUE(judge(-0.9, -0.11, 0));   // no thread count: N = 1
   EXPECT_DOUBLE_EQ(m.plausible_low, -0.1);
-  EXPECT_DOUBLE_EQ(m.plausible_high, 0.1);
+  EXPECT_DOUBLE_EQ(m.plausible_high, 0.2);
   EXPECT_TRUE(m.plausibility_judged);
   m.fitted = false;
   EXPECT_FALSE(judge(5, 6, 1));  // no estimate, nothing to judge
@@ -118,12 +119,12 @@ TEST(PlausibilityRule, AnImpactWithoutTheDelayForItIsNotRanked) {
   EXPECT_NEAR(cold.slope, 0.5, 0.05);
   EXPECT_TRUE(hot.significant);
   EXPECT_FALSE(hot.implausible);
-  EXPECT_NEAR(hot.plausible_high, 1.0, 1e-9);
+  EXPECT_NEAR(hot.plausible_high, 2.0, 1e-9);
   EXPECT_NEAR(hot.plausible_low, -4.0, 1e-9);
   EXPECT_FALSE(cold.significant);
   EXPECT_TRUE(cold.implausible);
   EXPECT_EQ(cold.verdict, Verdict::kImplausible);
-  EXPECT_LT(cold.plausible_high, 0.01);
+  EXPECT_LT(cold.plausible_high, 0.02);
   EXPECT_EQ(hot.rank, 1);
   EXPECT_EQ(cold.rank, 2);
   // It was tested: it has a p-value and counts among the m of BH.
