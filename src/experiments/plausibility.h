@@ -20,7 +20,7 @@
 // Above, with slack: "delays do not make real progress faster" fails on a
 // busy machine, where a paused thread hands its core to the program's
 // other threads (the critical one among them). On the known-answer
-// workloads at load 7-11 the true bottlenecks' estimates reached 1.1-1.5 u
+// workloads at load 7-11 the true bottlenecks' estimates reached up to 1.5 u
 // (barrier.cc:24: 0.451 [0.340, 0.561] with u = 0.308), so the upper
 // bound is kUpperSlack u = 2 u.
 //
