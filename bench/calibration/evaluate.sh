@@ -40,11 +40,17 @@ judge() {
   grep -q '^  new-bottleneck: ' "$tmp/out" && nb=1
   grep -Eq '^  (cpu-)?slowdown=[0-9.]*: ' "$tmp/out" && sd=1
   if [[ -n $region ]]; then
+    # The label's path is relative to where the sources were found (e.g.
+    # ../bench/accuracy/workloads/x.cc:36 from a build directory), so the
+    # region (a grep BRE) matches the label's trailing path components.
     if grep -E '^  (cpu-)?slowdown=[0-9.]*: ' "$tmp/out" | sed -n 's/.*time went to: //p' |
-        awk '{print $1}' | grep -qx "$region"; then
+        awk '{print $1}' | grep -qx "\(.*/\)\{0,1\}$region"; then
       named=1
     fi
-    if grep -E "^  new-bottleneck: $region " "$tmp/out" > /dev/null; then named=1; fi
+    if sed -n 's/^  new-bottleneck: //p' "$tmp/out" | awk '{print $1}' |
+        grep -qx "\(.*/\)\{0,1\}$region"; then
+      named=1
+    fi
   fi
   echo "$rc $nb $sd $named"
 }

@@ -33,6 +33,15 @@ OJson impact(const report::SourcePaths& paths,
   j["dof"] = i->dof;
   j["experiments"] = i->experiments;
   j["significant"] = i->significant;
+  // The report's own q-value (null when the line was not tested) and the
+  // plausibility verdict, so a tool reading the diff sees what the report
+  // of each side says.
+  using experiments::Verdict;
+  bool tested = i->verdict == Verdict::kSignificant ||
+                i->verdict == Verdict::kNotSignificant ||
+                i->verdict == Verdict::kImplausible;
+  j["q_value"] = tested ? number(i->q_value) : OJson(nullptr);
+  j["implausible"] = i->implausible;
   j["bottleneck"] = is_bottleneck(*i);
   j["verdict"] = std::string(experiments::verdict_text(i->verdict));
   return j;

@@ -6,6 +6,7 @@
 #include <map>
 #include <tuple>
 
+#include "compare/run_spread.h"
 #include "compare/share_diff.h"
 #include "profile/attribution.h"
 #include "profile/merge.h"
@@ -202,7 +203,8 @@ bool is_bottleneck(const LineImpact& impact) {
 std::optional<ImpactDelta> compare_impacts(const LineImpact& base,
                                            const LineImpact& next,
                                            double level) {
-  if (!base.fitted || !next.fitted || base.dof < 1 || next.dof < 1) {
+  if (!base.fitted || !next.fitted || base.dof < 1 || next.dof < 1 ||
+      base.implausible || next.implausible) {
     return std::nullopt;
   }
   double vb = base.slope_se * base.slope_se;
@@ -244,6 +246,8 @@ ProfileDiff diff_runs(const profile::Profile& base,
   d.new_runs = static_cast<int>(new_runs.size());
   experiments::Analysis ba = experiments::analyze(base, o.analysis);
   experiments::Analysis na = experiments::analyze(next, o.analysis);
+  widen_by_run_spread(&ba.impacts, base_runs, o.analysis);
+  widen_by_run_spread(&na.impacts, new_runs, o.analysis);
   profile::Attribution bat = profile::attribute(base);
   profile::Attribution nat = profile::attribute(next);
   std::vector<LineKey> base_sampled = sampled_keys(bat, o.base_source);

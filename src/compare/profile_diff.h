@@ -147,8 +147,10 @@ ProfileDiff diff_runs(const profile::Profile& base,
                       const DiffOptions& options);
 
 // Welch's two-sample comparison of two fitted slopes (see above); nullopt
-// when either is not comparable. `significant` here is p < 1 - level; the
-// diff replaces it by its q value test.
+// when either is not comparable (no fit, or an implausible estimate:
+// experiments/plausibility.h, which the report does not rank either).
+// `significant` here is p < 1 - level; the diff replaces it by its q value
+// test.
 std::optional<ImpactDelta> compare_impacts(const experiments::LineImpact& base,
                                            const experiments::LineImpact& next,
                                            double level);

@@ -36,6 +36,7 @@
 
 #include "experiments/convergence_summary.h"
 #include "experiments/observations.h"
+#include "experiments/plausibility.h"
 #include "experiments/ranking.h"
 #include "planner/paired_blocks.h"
 #include "profile/attribution.h"
@@ -339,6 +340,7 @@ Analysis analyze(const Profile& p, const AnalysisOptions& options) {
       blocks[o.region].push_back(*b);
   }
   const std::vector<planner::Block> no_blocks;
+  const bool delays = records_delays(p);
 
   for (const PointKey& key : keys) {
     PointSummary s;
@@ -372,6 +374,10 @@ Analysis analyze(const Profile& p, const AnalysisOptions& options) {
       impacts.push_back(
           analyze_group(g, key, pooled_zeros, s.baseline, p,
                         it == blocks.end() ? no_blocks : it->second, options));
+    }
+    if (delays) {
+      for (LineImpact& m : impacts)
+        judge_plausibility(delay_bound(p, m.points), p.threads, &m);
     }
     control_fdr(&impacts);
     rank_impacts(&impacts);

@@ -53,6 +53,8 @@ enum class Verdict {
                     // sped-up experiments (ranking.h)
   kNotSignificant,  // tested, but q > 1 - level
   kNotEnoughData,   // too few experiments to fit or to trust: run longer
+  kImplausible,     // fitted, but the interval lies outside what the
+                    // inserted delays can produce (plausibility.h)
   kNoSamples,       // the line was never sampled while sped up
   kNeverReached,    // the progress point was never reached in its experiments
 };
@@ -112,6 +114,15 @@ struct LineImpact {
   double fcr_level = 0;
   double fcr_low = 0;
   double fcr_high = 0;
+
+  // The delay bound (plausibility.h): the impacts the inserted delays can
+  // produce, [plausible_low, plausible_high]; judged = false when the
+  // profile records no delays (Coz imports). implausible: the interval lies
+  // wholly outside (then verdict = kImplausible).
+  bool plausibility_judged = false;
+  double plausible_low = 0;
+  double plausible_high = 0;
+  bool implausible = false;
 
   Verdict verdict = Verdict::kNotEnoughData;
   bool significant = false;

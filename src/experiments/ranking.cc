@@ -16,8 +16,10 @@ std::string ranking_rule(int k) {
       "Lines are ranked by impact: first the significant ones (at least {} "
       "experiments with a speed-up, and the impact differs from 0 at a 5% "
       "false-discovery rate: Benjamini-Hochberg q-value <= 0.05 among the "
-      "point's tested lines), largest impact first; then those that are not "
-      "significant; then those without enough data.",
+      "point's tested lines, and the interval is within what the inserted "
+      "delays can produce), largest impact first; then those that are not "
+      "significant; then those without enough data; then implausible ones "
+      "(the whole interval beyond that delay bound).",
       k);
 }
 
@@ -29,6 +31,9 @@ std::string_view verdict_text(Verdict v) {
       return "not significant";
     case Verdict::kNotEnoughData:
       return "not enough data: run longer";
+    case Verdict::kImplausible:
+      return "implausible: beyond what the inserted delays can cause, not "
+             "ranked";
     case Verdict::kNoSamples:
       return "no samples in scope: the line never ran while sped up";
     case Verdict::kNeverReached:
@@ -75,8 +80,13 @@ void control_fdr(std::vector<LineImpact>* impacts) {
     // The raw interval must exclude 0 too: with a degenerate fit (se = 0,
     // p = 0) the two could disagree, and a line whose own interval covers 0
     // is never called significant.
-    bool keep = m.verdict == Verdict::kSignificant && q[i] <= 1 - m.level;
-    m.verdict = keep ? Verdict::kSignificant : Verdict::kNotSignificant;
+    // An implausible line keeps its p-value in the family (it was tested,
+    // so m stays honest) but is never kept.
+    bool keep = m.verdict == Verdict::kSignificant && q[i] <= 1 - m.level &&
+                !m.implausible;
+    m.verdict = keep            ? Verdict::kSignificant
+                : m.implausible ? Verdict::kImplausible
+                                : Verdict::kNotSignificant;
     m.significant = keep;
     m.verdict_text = std::string(verdict_text(m.verdict));
     selected += keep;

@@ -11,6 +11,9 @@
 //      interval is at level 1 - R (1 - level) / m, R of them significant;
 //   2. then fitted lines that are not significant, by impact, largest first;
 //   3. then lines without enough data, most sped-up experiments first;
+//   3b. then tested lines whose interval lies wholly outside the delay bound
+//      (plausibility.h: Verdict::kImplausible); they count among the m of
+//      rule 0 but are never significant;
 //   4. then lines never sampled while sped up, then lines whose experiments
 //      never reached the progress point.
 // Ties are broken by file, line, function, so the order is deterministic. A
@@ -39,8 +42,8 @@ void classify(LineImpact* impact, int min_speedup_experiments, bool reached,
 
 // Rule 0 and 1 over the classified lines of ONE progress point: sets
 // p_value, q_value and the FCR interval, and keeps kSignificant only for
-// the lines whose q-value is <= 1 - level (the others become
-// kNotSignificant).
+// the lines whose q-value is <= 1 - level and that are not implausible
+// (those become kImplausible, the others kNotSignificant).
 void control_fdr(std::vector<LineImpact>* impacts);
 
 // The plain-words text of a verdict.

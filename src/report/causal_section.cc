@@ -112,7 +112,8 @@ std::string level_text(double level) {
 // data. The rest get their verdict alone (the JSON output has the numbers).
 bool shows_numbers(const LineImpact& m) {
   return m.fitted && (m.verdict == Verdict::kSignificant ||
-                      m.verdict == Verdict::kNotSignificant);
+                      m.verdict == Verdict::kNotSignificant ||
+                      m.verdict == Verdict::kImplausible);
 }
 
 std::string impact_details(const Analysis& a, const LineImpact& m) {
@@ -123,10 +124,16 @@ std::string impact_details(const Analysis& a, const LineImpact& m) {
           : fmt::format("{} ({} sped up)", plural(m.experiments, "experiment"),
                         m.speedup_experiments);
   if (!shows_numbers(m)) return fmt::format("{}: {}", counts, m.verdict_text);
-  return fmt::format("impact {} ({} CI {} to {}), R\u00b2 {:.2f}, {}: {}",
+  // An implausible line says which range the delays allowed.
+  std::string bound = m.verdict == Verdict::kImplausible
+                          ? fmt::format(" (delay bound {} to {})",
+                                        signed_fixed(m.plausible_low, 3),
+                                        signed_fixed(m.plausible_high, 3))
+                          : "";
+  return fmt::format("impact {} ({} CI {} to {}), R\u00b2 {:.2f}, {}: {}{}",
                      signed_fixed(m.slope, 2), level_text(a.level),
                      signed_fixed(m.ci_low, 2), signed_fixed(m.ci_high, 2),
-                     m.r2, counts, m.verdict_text);
+                     m.r2, counts, m.verdict_text, bound);
 }
 
 // The predictions as items that are never split across lines.

@@ -24,6 +24,8 @@ const char* verdict_key(experiments::Verdict v) {
       return "not_significant";
     case Verdict::kNotEnoughData:
       return "not_enough_data";
+    case Verdict::kImplausible:
+      return "implausible";
     case Verdict::kNoSamples:
       return "no_samples";
     case Verdict::kNeverReached:
@@ -70,6 +72,22 @@ OJson impact_json(const experiments::LineImpact& m, const SourcePaths& paths,
   out["speedup_levels"] = m.speedup_levels;
   out["baseline_experiments"] = m.baseline_experiments;
   out["own_baseline"] = m.own_baseline;
+  // Multiplicity and plausibility (ranking.h, plausibility.h): null where
+  // the line was not tested / not judged, so a tool never reads a default
+  // as a result.
+  const bool tested = m.verdict == experiments::Verdict::kSignificant ||
+                      m.verdict == experiments::Verdict::kNotSignificant ||
+                      m.verdict == experiments::Verdict::kImplausible;
+  out["p_value"] = number_or_null(tested, m.p_value);
+  out["q_value"] = number_or_null(tested, m.q_value);
+  const bool fcr = m.significant && m.fcr_level > 0;
+  out["fcr_level"] = number_or_null(fcr, m.fcr_level);
+  out["fcr_low"] = number_or_null(fcr, m.fcr_low);
+  out["fcr_high"] = number_or_null(fcr, m.fcr_high);
+  out["plausible_low"] = number_or_null(m.plausibility_judged, m.plausible_low);
+  out["plausible_high"] =
+      number_or_null(m.plausibility_judged, m.plausible_high);
+  out["implausible"] = m.implausible;
   OJson predictions = OJson::array();
   for (double s : kPredictionSpeedups) {
     experiments::Prediction r = experiments::predict(m, s);

@@ -33,7 +33,9 @@ inline void add_line(profile::Profile* p, const std::string& file, int line,
       e.line = line;
       e.function = fn;
       e.speedup_pct = pct;
-      e.delay_s = 0.001 * pct;
+      // Delays of x of the wall time: any impact up to 1 is plausible
+      // (experiments/plausibility.h).
+      e.delay_s = 0.5 * pct / (100.0 - pct);
       e.duration_s = 0.5 + e.delay_s;
       e.selected_samples = 20;
       e.pid = 7;

@@ -53,6 +53,18 @@ TEST(CompareImpacts, NeedsTwoFits) {
       compare_impacts(fitted(1, 0.1, 0, true), fitted(1, 0.1, 5, true), 0.95));
 }
 
+TEST(CompareImpacts, AnImplausibleEstimateIsNotCompared) {
+  // LevelDB's Mutex::Lock at -2856 against a plausible 0.1: the report does
+  // not rank it (experiments/plausibility.h), so diff must not call the
+  // line's change a significant one either.
+  LineImpact wild = fitted(-2856, 400, 6, true);
+  wild.implausible = true;
+  ASSERT_TRUE(compare_impacts(fitted(-2856, 400, 6, true),
+                              fitted(0.1, 0.05, 8, true), 0.95));
+  EXPECT_FALSE(compare_impacts(wild, fitted(0.1, 0.05, 8, true), 0.95));
+  EXPECT_FALSE(compare_impacts(fitted(0.1, 0.05, 8, true), wild, 0.95));
+}
+
 const LineChange* find(const PointChange& p, const std::string& function) {
   for (const LineChange& c : p.lines) {
     if (c.line().function == function) return &c;
@@ -262,6 +274,39 @@ TEST(DiffProfiles, SeveralRunsPerSide) {
   // between runs is the noise.
   EXPECT_TRUE(p.base_speed->between_runs);
   EXPECT_EQ(p.speed_change->delta, 0);
+}
+
+// Runs whose impacts for a line disagree (as on a loaded machine, where a
+// line's impact moves with the load) must not make a "significant" change
+// out of the merged fits' small standard errors (run_spread.h).
+TEST(DiffProfiles, ALineWhoseRunsDisagreeIsNoSignificantChange) {
+  auto run = [](double k) {
+    profile::Profile p = testing::base_profile();
+    p.experiments.clear();
+    testing::add_line(&p, testing::kTable, 91, "lookup", k, 4);
+    return p;
+  };
+  auto merged = [](const profile::Profile& a, const profile::Profile& b) {
+    profile::Profile m = a;
+    m.experiments.insert(m.experiments.end(), b.experiments.begin(),
+                         b.experiments.end());
+    return m;
+  };
+  profile::Profile b1 = run(-0.1), b2 = run(0.3), n1 = run(0.3), n2 = run(0.7);
+  profile::Profile bm = merged(b1, b2), nm = merged(n1, n2);
+  auto change = [](const ProfileDiff& d) {
+    const LineChange* c = find(d.points[0], "lookup");
+    EXPECT_NE(c, nullptr);
+    return c && c->change ? *c->change : ImpactDelta{};
+  };
+  // Judged as one run per side, the merged fits call it a change.
+  ImpactDelta alone = change(diff_runs(bm, {}, nm, {}, {}));
+  EXPECT_TRUE(alone.significant) << alone.p;
+  // With the runs given, the spread between them is the noise: dof 1 + 1.
+  ImpactDelta runs = change(diff_runs(bm, {&b1, &b2}, nm, {&n1, &n2}, {}));
+  EXPECT_NEAR(runs.delta, alone.delta, 1e-9);
+  EXPECT_GT(runs.se, alone.se);
+  EXPECT_FALSE(runs.significant) << runs.p;
 }
 
 TEST(DiffProfiles, CostsNameWhereTheTimeWent) {

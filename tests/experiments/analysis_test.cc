@@ -124,6 +124,15 @@ TEST(Analyze, LatencyByLittlesLaw) {
                     latency_exp("q.c", 7, 25, 1.0, 1000, 7, 8),
                     latency_exp("q.c", 7, 50, 1.0, 1000, 5, 5),
                     latency_exp("q.c", 7, 50, 0.5, 500, 4, 6)});
+  // An impact of 1 means the line is all of the time: the delays then take
+  // x of each experiment's wall time (plausibility.h; the builder's default
+  // delay would make an impact of 1 implausible).
+  for (Experiment& e : p.experiments) {
+    double x = e.speedup_pct / 100.0;
+    double virtual_s = e.virtual_duration_s();
+    e.delay_s = virtual_s * x / (1 - x);
+    e.duration_s = virtual_s + e.delay_s;
+  }
   Analysis a = analyze(p);
   ASSERT_EQ(a.points.size(), 1u);
   EXPECT_EQ(a.points[0].kind, PointKind::kLatency);

@@ -3,6 +3,7 @@
 #ifndef ANDWEORC_TESTS_REPORT_CAUSAL_FIXTURES_H_
 #define ANDWEORC_TESTS_REPORT_CAUSAL_FIXTURES_H_
 
+#include <algorithm>
 #include <string>
 
 #include "profile/profile.h"
@@ -22,7 +23,10 @@ inline profile::Experiment exp(const std::string& file, int line,
   e.line = line;
   e.function = fn;
   e.speedup_pct = pct;
-  e.delay_s = 0.001 * pct;
+  // The delays take x of the wall time, as when the line is all of it: any
+  // impact up to 1 is then plausible (experiments/plausibility.h).
+  double x = std::min(pct, 90) / 100.0;
+  e.delay_s = virtual_s * x / (1 - x);
   e.duration_s = virtual_s + e.delay_s;
   e.selected_samples = samples;
   e.pid = 4242;

@@ -73,6 +73,39 @@ TEST(ImpactJson, KeysComeInOneOrderAndThePageAddsItsTwo) {
   EXPECT_EQ(summary.size(), std::size(kShared) + 2);
 }
 
+TEST(ImpactJson, QValuesAndThePlausibilityVerdictAreWritten) {
+  experiments::LineImpact m;
+  m.fitted = true;
+  m.slope = -30;
+  m.ci_low = -40;
+  m.ci_high = -20;
+  m.verdict = experiments::Verdict::kImplausible;
+  m.p_value = 0.001;
+  m.q_value = 0.004;
+  m.plausibility_judged = true;
+  m.plausible_low = -0.02;
+  m.plausible_high = 0.005;
+  m.implausible = true;
+  SourcePaths paths({"a.c"}, {});
+  OJson j = impact_json(m, paths, ImpactFields::kReport);
+  EXPECT_EQ(j["verdict"], "implausible");
+  EXPECT_EQ(j["q_value"], 0.004);
+  EXPECT_EQ(j["p_value"], 0.001);
+  EXPECT_TRUE(j["fcr_low"].is_null());  // not significant
+  EXPECT_EQ(j["plausible_low"], -0.02);
+  EXPECT_EQ(j["plausible_high"], 0.005);
+  EXPECT_EQ(j["implausible"], true);
+  // A line that was not tested has no q-value, not a default of 1.
+  m.verdict = experiments::Verdict::kNotEnoughData;
+  m.plausibility_judged = false;
+  m.implausible = false;
+  j = impact_json(m, paths, ImpactFields::kReport);
+  EXPECT_TRUE(j["q_value"].is_null());
+  EXPECT_TRUE(j["p_value"].is_null());
+  EXPECT_TRUE(j["plausible_high"].is_null());
+  EXPECT_EQ(j["implausible"], false);
+}
+
 TEST(ImpactJson, UnfittedAndNonFiniteValuesAreNull) {
   EXPECT_TRUE(number_or_null(false, 1.0).is_null());
   EXPECT_TRUE(number_or_null(true, std::nan("")).is_null());
