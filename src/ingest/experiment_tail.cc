@@ -57,6 +57,12 @@ std::vector<RawPoint> ExperimentTail::point_totals() const {
   return out;
 }
 
+uint64_t ExperimentTail::threads() const {
+  uint64_t n = 0;
+  for (const auto& [path, state] : files_) n += state.threads;
+  return n;
+}
+
 std::vector<ExperimentTail::ProcessSamples> ExperimentTail::take_samples() {
   std::vector<ProcessSamples> out;
   for (auto& [path, state] : files_) {
@@ -100,6 +106,12 @@ void ExperimentTail::read_new(const std::string& path, FileState* state,
       decode_samples(buf, body, body + rh.size, &state->samples);
     } else if (keep_samples_ && rh.type == raw::kMaps) {
       state->maps = buf.substr(body, rh.size);
+    } else if (rh.type == raw::kThread) {
+      raw::ThreadRecord tr;
+      if (rh.size >= sizeof tr) {
+        std::memcpy(&tr, buf.data() + body, sizeof tr);
+        if (tr.event == raw::kThreadStart) ++state->threads;
+      }
     } else if (rh.type == raw::kPoints) {
       decode_points(buf, body, body + rh.size, &state->points);
     } else if (rh.type == raw::kExperiment) {

@@ -33,6 +33,10 @@ class ExperimentTail {
   // snapshot, summed over processes by (kind, name), sorted by name.
   std::vector<RawPoint> point_totals() const;
 
+  // Threads seen starting so far, summed over processes (what a profile's
+  // `threads` will say; the analysis' plausibility bound uses it).
+  uint64_t threads() const;
+
   // With keep_samples(true), poll() also keeps the samples it reads until
   // take_samples() (the live sampling profile; off for the progress line).
   void keep_samples(bool on) { keep_samples_ = on; }
@@ -50,6 +54,7 @@ class ExperimentTail {
     bool ignored = false;
     int pid = 0;
     std::vector<RawPoint> points;    // the last snapshot
+    uint64_t threads = 0;            // thread-start records seen
     std::string maps;                // the last maps snapshot
     std::vector<RawSample> samples;  // kept since the last take_samples()
   };

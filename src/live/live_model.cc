@@ -88,6 +88,7 @@ LiveSnapshot LiveModel::tick(double time_s) {
         experiments::to_profile(tracker_.status(), tracker_.options());
   profile::Profile p;
   p.experiments = experiments_;
+  p.threads = threads_;
   p.convergence = out.convergence;
   out.analysis = experiments::analyze(p);
 

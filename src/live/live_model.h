@@ -87,6 +87,9 @@ class LiveModel {
   // Replaces the experiments with the final, complete list (the written
   // profile's), so the last snapshot is the profile's answer.
   void set_experiments(const std::vector<profile::Experiment>& all);
+  // Threads of the run so far (the analysis' plausibility bound needs it,
+  // as it reads a written profile's `threads`).
+  void set_threads(uint64_t threads) { threads_ = threads; }
   // Appends one tick to the histories and returns the state at time_s.
   LiveSnapshot tick(double time_s);
 
@@ -95,6 +98,7 @@ class LiveModel {
   }
 
  private:
+  uint64_t threads_ = 0;
   struct Observed {  // a point's total when the tool first saw it
     double time_s;
     uint64_t total;

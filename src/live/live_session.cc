@@ -45,6 +45,7 @@ void LiveSession::observe(double time_s,
   if (finished_) return;
   model_.add_experiments(fresh, time_s);
   model_.add_point_totals(tail.point_totals(), time_s);
+  model_.set_threads(tail.threads());
   std::map<std::string, uint64_t> by_function;
   for (const auto& batch : tail.take_samples()) {
     auto& [text, maps] = maps_[batch.pid];
@@ -102,6 +103,7 @@ void LiveSession::finish(double time_s, const profile::Profile& written) {
     if (finished_) return;
     finished_ = true;
     model_.set_experiments(written.experiments);
+    model_.set_threads(written.threads);
     std::vector<ingest::RawPoint> totals;
     for (const profile::ProgressPoint& p : written.points) {
       bool latency = p.kind == profile::PointKind::kLatency;

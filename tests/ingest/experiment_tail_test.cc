@@ -165,6 +165,26 @@ TEST_F(ExperimentTailTest, PointTotalsAreEachProcesssLastSnapshotSummed) {
   EXPECT_EQ(totals[1].kind, 2u);
 }
 
+TEST_F(ExperimentTailTest, ThreadsAreTheStartsSeenInEveryProcess) {
+  RawFile a = process_file(1), b = process_file(2);
+  auto thread = [](RawFile& f, uint32_t tid, raw::ThreadEvent event) {
+    raw::ThreadRecord tr{tid, event, 0};
+    f.record(raw::kThread, &tr, sizeof tr);
+  };
+  thread(a, 10, raw::kThreadStart);
+  thread(a, 11, raw::kThreadStart);
+  thread(a, 11, raw::kThreadExit);  // an exit does not uncount a thread
+  thread(b, 20, raw::kThreadStart);
+  write("raw-1-0.awr", a.bytes());
+  write("raw-2-0.awr", b.bytes());
+  ExperimentTail tail(dir_);
+  EXPECT_EQ(tail.threads(), 0u);
+  tail.poll();
+  EXPECT_EQ(tail.threads(), 3u);
+  tail.poll();  // read once
+  EXPECT_EQ(tail.threads(), 3u);
+}
+
 TEST_F(ExperimentTailTest, SamplesAreKeptOnlyWhenAskedAndTakenOnce) {
   RawFile f = process_file(7);
   std::string maps = "00400000-00401000 r-xp 00000000 08:01 1 /bin/prog\n";
