@@ -1,11 +1,11 @@
-// runtime.cc: start-up, sampler choice and shut-down of the in-process runtime.
+// runtime.cc: start-up and shut-down of the in-process runtime (which
+// sampler: sampler_choice.cc; threads already running: early_threads.cc;
+// maps snapshots after dlopen/dlclose: maps_snapshots.cc).
 #include "runtime/runtime.h"
 
-#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +15,7 @@
 #include "runtime/address_table.h"
 #include "runtime/collector.h"
 #include "runtime/coordinator_hook.h"
+#include "runtime/early_threads.h"
 #include "runtime/internal_fds.h"
 #include "runtime/labels.h"
 #include "runtime/perf_sampler.h"
@@ -23,6 +24,7 @@
 #include "runtime/raw_format.h"
 #include "runtime/raw_writer.h"
 #include "runtime/real_functions.h"
+#include "runtime/sampler_choice.h"
 #include "runtime/signal_handlers.h"
 #include "runtime/thread_state.h"
 #include "runtime/timer_sampler.h"
@@ -70,41 +72,6 @@ ANDWEORC_SIGNAL_SAFE bool lock_io_bounded() {
   }
 }
 
-// Threads already running when the profiler starts (another library's
-// constructor started them: BLAS and OpenMP pools) cannot register
-// themselves: prepares a slot and starts a sampler for each, which the
-// thread takes in its first sample (thread_state.h). Returns how many could
-// not be profiled. Before the collector and coordinator threads exist.
-int prepare_threads_already_running() {
-  int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  alignas(8) char buf[4096];
-  int self = current_tid(), missed = 0;
-  for (;;) {
-    long n = raw_syscall(SYS_getdents64, fd, long(buf), long(sizeof buf));
-    if (n <= 0) break;
-    for (long pos = 0; pos < n;) {
-      auto* d = reinterpret_cast<dirent64*>(buf + pos);
-      pos += d->d_reclen;
-      int tid = atoi(d->d_name);
-      if (tid <= 0 || tid == self) continue;
-      ThreadState* s = prepare_running_thread(tid);
-      if (s == nullptr) {
-        if (thread_slot_count() >= kMaxThreads) ++missed;  // pool full
-        continue;  // else it registered itself meanwhile
-      }
-      start_thread_sampler(s);
-      if (s->perf_fd < 0 && !s->has_timer) {
-        abandon_prepared_thread(s);
-        // A thread that exited meanwhile has no work to miss.
-        if (raw_syscall(SYS_tgkill, g_pid, tid, 0) == 0) ++missed;
-      }
-    }
-  }
-  close(fd);
-  return missed;
-}
-
 void read_config() {
   const char* dir = getenv("ANDWEORC_DATA_DIR");
   if (dir != nullptr && *dir != '\0' &&
@@ -123,52 +90,6 @@ void read_config() {
   if (const char* d = getenv("ANDWEORC_DELAY_MODE");
       d && strcmp(d, "spin") == 0)
     g_delay_engine.set_sleeper(Sleeper{real_spin, nullptr});
-}
-
-const char* paranoid_level(char* buf, size_t cap) {
-  buf[0] = '\0';
-  FILE* f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-  if (f == nullptr) return buf;
-  if (fgets(buf, int(cap), f) == nullptr) buf[0] = '\0';
-  fclose(f);
-  buf[strcspn(buf, "\n")] = '\0';
-  return buf;
-}
-
-char g_fallback_note[512];
-
-// Why perf is not used, as one line for the report, with the fix.
-void note_fallback(const char* step, int error) {
-  char* note = g_fallback_note;
-  size_t cap = sizeof g_fallback_note;
-  if (step == nullptr) {
-    snprintf(note, cap,
-             "sampler: timer fallback requested (ANDWEORC_SAMPLER=timer); "
-             "samples come every scheduler tick (~4 ms) without kernel call "
-             "chains");
-  } else {
-    char level[32];
-    paranoid_level(level, sizeof level);
-    snprintf(note, cap,
-             "sampler: perf_event_open unavailable (%s: %s, "
-             "kernel.perf_event_paranoid=%s); using the timer fallback "
-             "(~4 ms granularity, frame-pointer call chains). Fix: sudo sysctl "
-             "kernel.perf_event_paranoid=1",
-             step, strerror(error), level[0] ? level : "?");
-  }
-}
-
-// Try perf on the main thread; fall back to timers for the whole process.
-void choose_sampler(ThreadState* main_thread) {
-  int error = 0;
-  const char* step = nullptr;
-  if (!g_config.force_timer && perf_start(main_thread, g_config.period_ns,
-                                          kProfilerSignal, &error, &step)) {
-    g_sampler = raw::kSamplerPerf;
-    return;
-  }
-  g_sampler = raw::kSamplerTimer;
-  note_fallback(g_config.force_timer ? nullptr : step, error);
 }
 
 // fork may be called from a signal handler that interrupted io_lock's
@@ -223,7 +144,9 @@ bool start_runtime() {
   }
   ThreadState* main_thread = register_current_thread();
   if (main_thread == nullptr) return false;
-  choose_sampler(main_thread);
+  char fallback[512];  // why perf is not used, once the raw file is open
+  g_sampler =
+      choose_process_sampler(main_thread, g_config, fallback, sizeof fallback);
   if (!raw_open(g_config.data_dir, g_sampler, g_config.period_ns)) {
     fprintf(stderr, "andweorc: cannot write to %s: %s; not profiling\n",
             g_config.data_dir[0] ? g_config.data_dir : "a memory file",
@@ -231,7 +154,7 @@ bool start_runtime() {
     perf_stop(main_thread);
     return false;
   }
-  if (g_fallback_note[0] != '\0') raw_write_note(g_fallback_note);
+  if (fallback[0] != '\0') raw_write_note(fallback);
   remember_loaded_objects();
   raw_write_maps();
   raw::ThreadRecord tr{uint32_t(main_thread->tid), raw::kThreadStart,
@@ -242,7 +165,7 @@ bool start_runtime() {
     main_thread->sampler = raw::kSamplerPerf;
   else
     start_thread_sampler(main_thread);
-  if (int missed = prepare_threads_already_running()) {
+  if (int missed = prepare_threads_already_running(g_pid)) {
     char note[400];
     snprintf(note, sizeof note,
              "threads: %d thread(s) were already running when the profiler "
@@ -326,30 +249,6 @@ ANDWEORC_SIGNAL_SAFE bool is_original_process() {
   return int(getpid()) == g_pid;
 }
 
-void start_thread_sampler(ThreadState* s) {
-  if (!runtime_active() || s->perf_fd >= 0 || s->has_timer) return;
-  int error = 0;
-  const char* step = nullptr;
-  if (g_sampler == raw::kSamplerPerf &&
-      perf_start(s, g_config.period_ns, kProfilerSignal, &error, &step)) {
-    s->sampler = raw::kSamplerPerf;
-    return;
-  }
-  // Per-thread fallback, e.g. when the perf mlock budget runs out.
-  if (timer_start(s, g_config.period_ns, kProfilerSignal, &error))
-    s->sampler = raw::kSamplerTimer;
-}
-
-void stop_thread_sampler(ThreadState* s) {
-  perf_stop(s);
-  timer_stop(s);
-}
-
-void disable_thread_sampler(ThreadState* s) {
-  perf_disable(s);
-  timer_disable(s);
-}
-
 // Everything this process image has, ending with the end record. Caller
 // holds io_lock.
 void write_final_records() {
@@ -370,39 +269,6 @@ void write_final_records() {
   raw_write_maps();
   raw::EndRecord end{monotonic_ns()};
   raw_write(raw::kEnd, &end, sizeof end);
-}
-
-namespace {
-
-// dl_iterate_phdr's counts of objects ever loaded and unloaded at the last
-// maps snapshot (start-up's included).
-long long g_seen_adds = 0, g_seen_subs = 0;
-
-int read_dl_counts(dl_phdr_info* info, size_t, void* out) {
-  auto* counts = static_cast<long long*>(out);
-  counts[0] = static_cast<long long>(info->dlpi_adds);
-  counts[1] = static_cast<long long>(info->dlpi_subs);
-  return 1;  // the first object carries the process-wide counts
-}
-
-}  // namespace
-
-void remember_loaded_objects() {
-  long long counts[2] = {0, 0};
-  dl_iterate_phdr(read_dl_counts, counts);
-  g_seen_adds = counts[0];
-  g_seen_subs = counts[1];
-}
-
-void raw_write_maps_if_changed() {
-  long long counts[2] = {0, 0};
-  dl_iterate_phdr(read_dl_counts, counts);
-  if (counts[0] == g_seen_adds && counts[1] == g_seen_subs) return;
-  g_seen_adds = counts[0];
-  g_seen_subs = counts[1];
-  io_lock().lock();
-  raw_write_maps();
-  io_lock().unlock();
 }
 
 void note_unprofiled_thread() {

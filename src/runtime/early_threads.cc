@@ -1,0 +1,46 @@
+// early_threads.cc: see early_threads.h.
+#include "runtime/early_threads.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "runtime/runtime.h"
+#include "runtime/signal_safe.h"
+#include "runtime/thread_state.h"
+
+namespace andweorc::runtime {
+
+int prepare_threads_already_running(int pid) {
+  int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  alignas(8) char buf[4096];
+  int self = current_tid(), missed = 0;
+  for (;;) {
+    long n = raw_syscall(SYS_getdents64, fd, long(buf), long(sizeof buf));
+    if (n <= 0) break;
+    for (long pos = 0; pos < n;) {
+      auto* d = reinterpret_cast<dirent64*>(buf + pos);
+      pos += d->d_reclen;
+      int tid = atoi(d->d_name);
+      if (tid <= 0 || tid == self) continue;
+      ThreadState* s = prepare_running_thread(tid);
+      if (s == nullptr) {
+        if (thread_slot_count() >= kMaxThreads) ++missed;  // pool full
+        continue;  // else it registered itself meanwhile
+      }
+      start_thread_sampler(s);
+      if (s->perf_fd < 0 && !s->has_timer) {
+        abandon_prepared_thread(s);
+        // A thread that exited meanwhile has no work to miss.
+        if (raw_syscall(SYS_tgkill, pid, tid, 0) == 0) ++missed;
+      }
+    }
+  }
+  close(fd);
+  return missed;
+}
+
+}  // namespace andweorc::runtime

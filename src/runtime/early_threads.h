@@ -1,0 +1,20 @@
+// early_threads.h: threads that were already running when the profiler
+// started. Under LD_PRELOAD another library's constructor can start a pool
+// (BLAS, OpenMP) before ours runs; those threads never pass through our
+// pthread_create and cannot register themselves.
+#ifndef ANDWEORC_RUNTIME_EARLY_THREADS_H_
+#define ANDWEORC_RUNTIME_EARLY_THREADS_H_
+
+namespace andweorc::runtime {
+
+// Lists /proc/self/task and, for every thread but the caller, prepares a
+// slot and starts a sampler, which the thread takes in its first sample
+// (thread_state.h): no extra signal is sent, so no blocked call of the
+// program is cut short. Returns how many live threads could not be
+// profiled. Start-up only, before the collector and coordinator threads
+// exist; `pid` is the process's. Not signal-safe.
+int prepare_threads_already_running(int pid);
+
+}  // namespace andweorc::runtime
+
+#endif  // ANDWEORC_RUNTIME_EARLY_THREADS_H_
