@@ -52,13 +52,7 @@ SHAPES=${SHAPES:-"cpu:1 cpu:2 lock:2 server:2 sleep:8 cpu:64 sleep:64"}
 CONFIGS=${CONFIGS:-"preload perf timer exp0"}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-field() { printf '%s\n' "$1" | awk -v k="$2" '{for (i = 1; i <= NF; i++) {split($i, kv, "="); if (kv[1] == k) {print kv[2]; exit}}}'; }
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
-relmad() {  # relative median absolute deviation, percent
-  local m d=() x; m=$(median "$@")
-  for x in "$@"; do d+=("$(awk -v x="$x" -v m="$m" 'BEGIN {v = x - m; print ((v < 0) ? -v : v)}')"); done
-  awk -v d="$(median "${d[@]}")" -v m="$m" 'BEGIN {printf "%.1f", 100 * d / m}'
-}
+source "$(dirname "$0")/stats.sh"
 
 # One run of configuration $1 on shape $2 with $3 threads; prints throughput.
 run_one() {

@@ -19,18 +19,6 @@ namespace {
 namespace raw = andweorc::raw;
 using testing_raw::RawFile;
 
-void process_record(RawFile& f) {
-  std::string proc(sizeof(raw::ProcessRecord), '\0');
-  raw::ProcessRecord pr{};
-  pr.pid = 42;
-  pr.sampler = raw::kSamplerPerf;
-  pr.period_ns = 1000000;
-  std::memcpy(proc.data(), &pr, sizeof pr);
-  proc += "/bin/prog";
-  proc.push_back('\0');
-  f.record(raw::kProcess, proc.data(), proc.size());
-}
-
 void maps(RawFile& f, uint64_t time_ns, const std::string& text) {
   if (time_ns != 0) {
     raw::MapsTimeRecord mt{time_ns};
@@ -79,7 +67,7 @@ std::map<std::string, uint64_t> modules_of(const RawFile& f) {
 
 TEST(MapsHistory, ALibraryUnloadedAndReplacedAtTheSameAddress) {
   RawFile f;
-  process_record(f);
+  f.process(42, "/bin/prog");
   maps(f, 10, kMain);  // start-up
   sample(f, 20, 0x400100);
   maps(f, 30, kMain + kLibA);  // the collector saw A loaded
@@ -99,7 +87,7 @@ TEST(MapsHistory, ALibraryUnloadedAndReplacedAtTheSameAddress) {
 
 TEST(MapsHistory, RepeatedSnapshotsAreKeptOnceWithTheLaterTime) {
   RawFile f;
-  process_record(f);
+  f.process(42, "/bin/prog");
   maps(f, 10, kMain + kLibA);
   maps(f, 30, kMain + kLibA);
   maps(f, 50, kMain + kLibB);
@@ -117,7 +105,7 @@ TEST(MapsHistory, RepeatedSnapshotsAreKeptOnceWithTheLaterTime) {
 // dlclose wrote, and gone from the next one: the earlier snapshot names it.
 TEST(MapsHistory, ASampleAfterTheLastSnapshotThatHadItsLibrary) {
   RawFile f;
-  process_record(f);
+  f.process(42, "/bin/prog");
   maps(f, 10, kMain + kLibC);
   sample(f, 20, kInC);  // in C's destructor, after the snapshot
   maps(f, 30, kMain);
@@ -128,7 +116,7 @@ TEST(MapsHistory, ASampleAfterTheLastSnapshotThatHadItsLibrary) {
 // Files from a runtime that wrote no times: the last snapshot, as before.
 TEST(MapsHistory, WithoutTimesTheLastSnapshotIsUsed) {
   RawFile f;
-  process_record(f);
+  f.process(42, "/bin/prog");
   maps(f, 0, kMain + kLibA);
   sample(f, 40, kInLib);
   maps(f, 0, kMain + kLibB);

@@ -30,6 +30,18 @@ class RawFile {
     static const char zeros[8] = {};
     append(zeros, raw::padded8(uint32_t(len)) - len);
   }
+  // A process record: this pid, a perf sampler at 1 ms, the executable.
+  void process(int pid, const std::string& executable) {
+    std::string body(sizeof(raw::ProcessRecord), '\0');
+    raw::ProcessRecord pr{};
+    pr.pid = pid;
+    pr.sampler = raw::kSamplerPerf;
+    pr.period_ns = 1000000;
+    std::memcpy(body.data(), &pr, sizeof pr);
+    body += executable;
+    body.push_back('\0');
+    record(raw::kProcess, body.data(), body.size());
+  }
   void append(const void* p, size_t n) {
     bytes_.append(static_cast<const char*>(p), n);
   }

@@ -28,15 +28,7 @@ std::string sample_body(uint32_t tid, std::initializer_list<uint64_t> frames) {
 
 RawFile typical_file() {
   RawFile f;
-  std::string proc(sizeof(raw::ProcessRecord), '\0');
-  raw::ProcessRecord pr{};
-  pr.pid = 42;
-  pr.sampler = raw::kSamplerPerf;
-  pr.period_ns = 1000000;
-  std::memcpy(proc.data(), &pr, sizeof pr);
-  proc += "/bin/prog";
-  proc.push_back('\0');
-  f.record(raw::kProcess, proc.data(), proc.size());
+  f.process(42, "/bin/prog");
   std::string maps = "00400000-00401000 r-xp 00000000 00:00 0 /bin/prog\n";
   f.record(raw::kMaps, maps.data(), maps.size());
   std::string samples =

@@ -12,17 +12,7 @@
 namespace andweorc::planner {
 namespace {
 
-TEST(Fdr, QValuesByHand) {
-  // Sorted: 0.005 (1), 0.01 (2), 0.03 (3), 0.04 (4); m p / j = 0.02, 0.02,
-  // 0.04, 0.04; the running minimum from the top keeps them.
-  std::vector<double> q = bh_q_values({0.01, 0.04, 0.03, 0.005});
-  ASSERT_EQ(q.size(), 4u);
-  EXPECT_NEAR(q[0], 0.02, 1e-12);
-  EXPECT_NEAR(q[1], 0.04, 1e-12);
-  EXPECT_NEAR(q[2], 0.04, 1e-12);
-  EXPECT_NEAR(q[3], 0.02, 1e-12);
-}
-
+// QValuesByHand lives with bh_q_values in tests/statistics.
 TEST(Fdr, QValuesAreMonotoneAndCapped) {
   // Sorted: 0.02 (1), 0.03 (2), 0.8 (3), 0.9 (4); m p / j = 0.08, 0.06,
   // 1.07 (capped at 1), 0.9; the minimum from above gives 0.06 to 0.02 and
