@@ -8,11 +8,12 @@
 namespace andweorc::live {
 namespace {
 
-// As the report's: only our two scripts may run (named by their hashes);
+// As the report's: only our three scripts may run (named by their hashes);
 // the page may fetch from its own origin only (the state it polls).
 std::string content_security_policy() {
   return "default-src 'none'; connect-src 'self'; script-src 'sha256-" +
          std::string(report::kUplotJsSha256) + "' 'sha256-" +
+         std::string(report::kDomJsSha256) + "' 'sha256-" +
          std::string(kLiveJsSha256) +
          "'; style-src 'unsafe-inline'; img-src data:";
 }
@@ -35,6 +36,7 @@ std::string live_page(const std::string& title) {
       "<main id=\"live\"><h1>andweorc live: " +
       report::escape_html(title) + "</h1></main>\n";
   out += "<script>" + std::string(report::kUplotJs) + "</script>\n";
+  out += "<script>" + std::string(report::kDomJs) + "</script>\n";
   out += "<script>" + std::string(kLiveJs) + "</script>\n";
   out += "</body>\n</html>\n";
   return out;

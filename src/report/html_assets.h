@@ -13,12 +13,14 @@ namespace andweorc::report {
 
 extern const std::string_view kUplotJs;    // uPlot.iife.min.js
 extern const std::string_view kUplotCss;   // uPlot.min.css
+extern const std::string_view kDomJs;      // html/dom.js (also the live page's)
 extern const std::string_view kReportJs;   // html/report.js
 extern const std::string_view kReportCss;  // html/report.css
 
 // Base64 SHA-256 of each, for the page's Content-Security-Policy.
 extern const std::string_view kUplotJsSha256;
 extern const std::string_view kUplotCssSha256;
+extern const std::string_view kDomJsSha256;
 extern const std::string_view kReportJsSha256;
 extern const std::string_view kReportCssSha256;
 

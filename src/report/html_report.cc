@@ -12,13 +12,14 @@ namespace andweorc::report {
 namespace {
 
 // No fetch, image, font or frame may come from anywhere: the report is one
-// file that works offline. Only our two scripts may run, named by their
+// file that works offline. Only our three scripts may run, named by their
 // hashes, so even markup that slipped into the page could not run an inline
 // event handler or a script of its own. Styles cannot run code; uPlot sets
 // inline styles, so they stay allowed.
 std::string content_security_policy() {
   return "default-src 'none'; script-src 'sha256-" +
          std::string(kUplotJsSha256) + "' 'sha256-" +
+         std::string(kDomJsSha256) + "' 'sha256-" +
          std::string(kReportJsSha256) +
          "'; style-src 'unsafe-inline'; img-src data:";
 }
@@ -51,6 +52,7 @@ void write_html(const profile::Profile& p, std::ostream& out,
   element(out, "<script type=\"application/json\" id=\"andweorc-data\">",
           json_for_script(data), "</script>");
   element(out, "<script>", kUplotJs, "</script>");
+  element(out, "<script>", kDomJs, "</script>");
   element(out, "<script>", kReportJs, "</script>");
   out << "</body>\n</html>\n";
 }

@@ -77,7 +77,8 @@ TEST(HtmlReport, EmbedsTheLibraryAndTheData) {
   profile::Profile p = hostile_profile();
   std::string html = page(p);
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
-  for (std::string_view asset : {kUplotJs, kUplotCss, kReportJs, kReportCss}) {
+  for (std::string_view asset :
+       {kUplotJs, kUplotCss, kDomJs, kReportJs, kReportCss}) {
     EXPECT_NE(html.find(asset), std::string::npos);
   }
   EXPECT_NE(kUplotJs.find("uPlot"), std::string_view::npos);
@@ -88,9 +89,10 @@ TEST(HtmlReport, EmbedsTheLibraryAndTheData) {
 
 TEST(HtmlReport, HostileStringsCannotEndAnElement) {
   std::string html = page(hostile_profile());
-  // Three script elements (data, uPlot, page script), each closed once.
-  EXPECT_EQ(count(lower(html), "</script"), 3u);
-  EXPECT_EQ(count(lower(html), "<script"), 3u);
+  // Four script elements (data, uPlot, shared helpers, page script), each
+  // closed once.
+  EXPECT_EQ(count(lower(html), "</script"), 4u);
+  EXPECT_EQ(count(lower(html), "<script"), 4u);
   EXPECT_EQ(count(lower(html), "<img"), 0u);
   EXPECT_EQ(html.find(kHostile), std::string::npos);
   EXPECT_EQ(count(html, "<!--"), 0u);
@@ -145,10 +147,12 @@ TEST(HtmlReport, ReferencesNoExternalResource) {
 TEST(HtmlReport, OnlyTheEmbeddedScriptsMayRun) {
   std::string html = page(hostile_profile());
   std::string policy = "script-src 'sha256-" + std::string(kUplotJsSha256) +
-                       "' 'sha256-" + std::string(kReportJsSha256) + "';";
+                       "' 'sha256-" + std::string(kDomJsSha256) + "' 'sha256-" +
+                       std::string(kReportJsSha256) + "';";
   EXPECT_NE(html.find(policy), std::string::npos);
   EXPECT_EQ(kUplotJsSha256.size(), 44u);  // base64 of 32 bytes
   EXPECT_NE(kUplotJsSha256, kReportJsSha256);
+  EXPECT_NE(kDomJsSha256, kReportJsSha256);
 }
 
 TEST(HtmlData, LinesCarryTheirExperimentsAndCurve) {

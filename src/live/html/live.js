@@ -13,25 +13,8 @@
   const kPollMs = 500;
   const kTopCurves = 6;  // lines whose curve is drawn, per point
 
-  function el(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v);
-    }
-    for (const c of children) {
-      if (c === null || c === undefined) continue;
-      e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
-    }
-    return e;
-  }
-  function num(v, digits) {
-    if (v === null || v === undefined) return '–';
-    const s = v.toFixed(digits);
-    return /^-0\.?0*$/.test(s) ? s.slice(1) : s;
-  }
-  function pct(v, digits) {
-    return v === null || v === undefined ? '–' : num(v * 100, digits) + '%';
-  }
+  // el, num and pct: src/report/html/dom.js, loaded before this script.
+  const {el, num, pct} = window.andweorcDom;
   function where(l) {
     const file = l.file_display || l.file || '';
     return l.granularity === 'function' ? (l.function || file)

@@ -16,30 +16,8 @@
 
   // ---- small helpers ------------------------------------------------------
 
-  // el('p', {class: 'x'}, 'text', node, ...): an element with attributes and
-  // children; strings become text nodes.
-  function el(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v);
-    }
-    for (const c of children) {
-      if (c === null || c === undefined) continue;
-      e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
-    }
-    return e;
-  }
-
-  function num(v, digits) {
-    if (v === null || v === undefined) return '–';
-    const s = v.toFixed(digits);
-    return /^-0\.?0*$/.test(s) ? s.slice(1) : s;  // no "-0.000"
-  }
-
-  function pct(v, digits) {
-    return v === null || v === undefined ? '–'
-                                         : (v * 100).toFixed(digits) + '%';
-  }
+  // el, num and pct: src/report/html/dom.js, loaded before this script.
+  const {el, num, pct} = window.andweorcDom;
 
   function signedPct(v, digits) {
     if (v === null || v === undefined) return '–';
