@@ -79,7 +79,11 @@ if [ "${ANDWEORC_SKIP_SANITIZERS:-0}" != 1 ]; then
   sanitized="symbols_test profile_test experiments_test ingest_test report_test
     compare_test cli_test cli_commands_test e2e_test fuzz_replay_profile_json
     fuzz_replay_coz_reader fuzz_replay_raw_reader"
+  # The runtime the first pass built and tested (never sanitized, so the
+  # same bytes) is reused rather than compiled again with its unsanitized
+  # twins (cmake/prebuilt_runtime.cmake).
   BUILD_DIR=build-asan ANDWEORC_TARGETS="$sanitized" scripts/build.sh \
+    -DANDWEORC_PREBUILT_RUNTIME="$PWD/build/lib/libandweorc.so" \
     -DANDWEORC_BUILD_TESTS=ON -DANDWEORC_BUILD_BENCH=OFF \
     -DANDWEORC_SANITIZE=address,undefined -DANDWEORC_WERROR=ON \
     -DANDWEORC_SANITIZED_OPT=-O0 \
