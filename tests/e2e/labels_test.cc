@@ -21,13 +21,6 @@ const std::map<std::string, std::string> kWorkOf = {{"search", "search_work"},
                                                     {"index", "index_work"},
                                                     {"stats", "stats_work"}};
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 class Labels : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override { dir_ = temp_dir(); }
@@ -93,7 +86,7 @@ TEST_P(Labels, EachEndpointsSamplesAreInItsOwnFunction) {
   // The same separation in the pprof export, read back independently.
   RunResult exp = report({"--format", "pprof", "-o", path("p.pb.gz")});
   ASSERT_EQ(exp.status, 0) << exp.err;
-  PprofSummary s = check_pprof(slurp(path("p.pb.gz")));
+  PprofSummary s = check_pprof(read_file(path("p.pb.gz")));
   ASSERT_EQ(s.error, "");
   EXPECT_EQ(uint64_t(s.samples), p.samples);
   for (const auto& [endpoint, function] : kWorkOf) {

@@ -10,16 +10,13 @@
 #include <sstream>
 
 namespace andweorc::testing {
-namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
-
-}  // namespace
 
 std::string temp_dir() {
   std::string t = "/tmp/andweorc-test-XXXXXX";
@@ -50,8 +47,8 @@ RunResult run_command(const std::vector<std::string>& argv,
   waitpid(pid, &status, 0);
   RunResult r;
   r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(out_path);
-  r.err = slurp(err_path);
+  r.out = read_file(out_path);
+  r.err = read_file(err_path);
   std::system(("rm -rf " + dir).c_str());
   return r;
 }

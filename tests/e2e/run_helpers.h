@@ -22,6 +22,9 @@ RunResult run_command(const std::vector<std::string>& argv,
 // The 1-based line in `path` containing `marker`, or 0.
 int line_of(const std::string& path, const std::string& marker);
 
+// The whole file at `path`, bytes as they are ("" if it cannot be read).
+std::string read_file(const std::string& path);
+
 // A fresh temporary directory, removed by the caller.
 std::string temp_dir();
 

@@ -4,12 +4,14 @@
 
 #include <string>
 
+#include "parse_error.h"
 #include "profile/profile_json.h"
 
 namespace andweorc::profile {
 namespace {
 
 using nlohmann::json;
+using testing::error_of;
 
 Profile with_experiments() {
   Profile p;
@@ -36,12 +38,7 @@ Profile with_experiments() {
   return p;
 }
 
-std::string error_of(const json& j) {
-  ReadResult r = parse_profile(j.dump(), "p.json");
-  return r.ok() ? "" : r.error;
-}
-
-json doc() { return json::parse(dump_profile(with_experiments())); }
+json experiments_doc() { return json::parse(dump_profile(with_experiments())); }
 
 TEST(ExperimentsJson, RoundTrip) {
   Profile p = with_experiments();
@@ -53,7 +50,7 @@ TEST(ExperimentsJson, RoundTrip) {
 }
 
 TEST(ExperimentsJson, Layout) {
-  json j = doc();
+  json j = experiments_doc();
   EXPECT_EQ(j["version"], "1.4");
   EXPECT_EQ(j["settings"]["enabled"], true);
   EXPECT_EQ(j["settings"]["fixed_speedup"], -1);
@@ -71,7 +68,7 @@ TEST(ExperimentsJson, Layout) {
 }
 
 TEST(ExperimentsJson, Version10FileWithoutThemReads) {
-  json j = doc();
+  json j = experiments_doc();
   j["version"] = "1.0";
   j.erase("settings");
   j.erase("experiments");
@@ -100,24 +97,24 @@ TEST(ExperimentsJson, NonFiniteDurationsAreWrittenAsZero) {
 }
 
 TEST(ExperimentsJsonErrors, Settings) {
-  json j = doc();
+  json j = experiments_doc();
   j["settings"] = 3;
   EXPECT_EQ(error_of(j),
             "p.json: field 'settings' must be an object, not the number 3");
-  j = doc();
+  j = experiments_doc();
   j["settings"].erase("seed");
   EXPECT_EQ(error_of(j), "p.json: missing field 'settings.seed'");
-  j = doc();
+  j = experiments_doc();
   j["settings"]["fixed_speedup"] = 101;
   EXPECT_EQ(error_of(j),
             "p.json: field 'settings.fixed_speedup' must be between -1 and "
             "100, not 101");
-  j = doc();
+  j = experiments_doc();
   j["settings"]["granularity"] = "file";
   EXPECT_EQ(error_of(j),
             "p.json: field 'settings.granularity' must be \"line\" or "
             "\"function\", not \"file\"");
-  j = doc();
+  j = experiments_doc();
   j["settings"]["experiment_time_s"] = -0.5;
   EXPECT_EQ(error_of(j),
             "p.json: field 'settings.experiment_time_s' must be a "
@@ -125,49 +122,49 @@ TEST(ExperimentsJsonErrors, Settings) {
 }
 
 TEST(ExperimentsJsonErrors, Experiments) {
-  json j = doc();
+  json j = experiments_doc();
   j["experiments"] = json::object();
   EXPECT_EQ(error_of(j),
             "p.json: field 'experiments' must be an array, not an object");
-  j = doc();
+  j = experiments_doc();
   j["experiments"][1]["speedup_pct"] = 150;
   EXPECT_EQ(error_of(j),
             "p.json: field 'experiments[1].speedup_pct' must be between 0 "
             "and 100, not 150");
-  j = doc();
+  j = experiments_doc();
   j["experiments"][0]["duration_s"] = -1;
   EXPECT_EQ(error_of(j),
             "p.json: field 'experiments[0].duration_s' must be a "
             "non-negative number, not -1");
-  j = doc();
+  j = experiments_doc();
   j["experiments"][0].erase("delay_s");
   EXPECT_EQ(error_of(j), "p.json: missing field 'experiments[0].delay_s'");
-  j = doc();
+  j = experiments_doc();
   j["experiments"][0]["points"][1]["kind"] = "rate";
   EXPECT_EQ(error_of(j),
             "p.json: field 'experiments[0].points[1].kind' must be "
             "\"throughput\" or \"latency\", not \"rate\"");
-  j = doc();
+  j = experiments_doc();
   j["experiments"][0]["points"][1]["in_flight_end"] = 1.5;
   EXPECT_EQ(error_of(j),
             "p.json: field 'experiments[0].points[1].in_flight_end' must be "
             "an integer, not the number 1.5");
-  j = doc();
+  j = experiments_doc();
   j["experiments"][0]["points"][1]["in_flight_end"] = 18446744073709551615ull;
   EXPECT_EQ(error_of(j),
             "p.json: field 'experiments[0].points[1].in_flight_end' is too "
             "large: 18446744073709551615");
-  j = doc();
+  j = experiments_doc();
   j["experiments"][0]["points"][0]["visits"] = -3;
   EXPECT_EQ(error_of(j),
             "p.json: field 'experiments[0].points[0].visits' must be a "
             "non-negative integer, not the number -3");
-  j = doc();
+  j = experiments_doc();
   j["experiments"][1]["pid"] = "77";
   EXPECT_EQ(error_of(j),
             "p.json: field 'experiments[1].pid' must be an integer, not a "
             "string");
-  j = doc();
+  j = experiments_doc();
   j["experiments"][0] = nullptr;
   EXPECT_EQ(error_of(j),
             "p.json: field 'experiments[0]' must be an object, not null");

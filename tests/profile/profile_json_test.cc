@@ -7,12 +7,14 @@
 #include <limits>
 #include <string>
 
+#include "parse_error.h"
 #include "test_dir.h"
 
 namespace andweorc::profile {
 namespace {
 
 using nlohmann::json;
+using testing::error_of;
 using testing::slurp;
 using testing::spit;
 using testing::TestDir;
@@ -68,12 +70,6 @@ Profile full_profile() {
 }
 
 std::string text_of(const Profile& p) { return dump_profile(p); }
-
-// Parses `j` (as a profile document) and returns the error ("" on success).
-std::string error_of(const json& j) {
-  ReadResult r = parse_profile(j.dump(), "p.json");
-  return r.ok() ? "" : r.error;
-}
 
 json doc() { return json::parse(text_of(full_profile())); }
 

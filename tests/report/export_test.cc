@@ -103,7 +103,7 @@ TEST(Pprof, PassesTheIndependentChecks) {
   ASSERT_FALSE(gz.empty());
   EXPECT_EQ(uint8_t(gz[0]), 0x1f);  // gzip magic
   EXPECT_EQ(uint8_t(gz[1]), 0x8b);
-  testing::PprofSummary s = testing::check_pprof(gz);
+  ::andweorc::testing::PprofSummary s = ::andweorc::testing::check_pprof(gz);
   ASSERT_EQ(s.error, "");
   EXPECT_EQ(s.sample_types, 2u);
   EXPECT_EQ(s.samples, 60);
@@ -137,7 +137,8 @@ TEST(Pprof, InlinedFramesShareOneLocation) {
 
 TEST(Pprof, EmptyProfileIsStillValid) {
   Profile p;
-  testing::PprofSummary s = testing::check_pprof(pprof_gzipped(p));
+  ::andweorc::testing::PprofSummary s =
+      ::andweorc::testing::check_pprof(pprof_gzipped(p));
   EXPECT_EQ(s.error, "");
   EXPECT_EQ(s.samples, 0);
 }

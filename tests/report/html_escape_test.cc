@@ -13,13 +13,13 @@ namespace {
 
 using OJson = nlohmann::ordered_json;
 
-const std::string kHostile =
+const std::string kHostileText =
     "</script><img src=x onerror=\"alert(1)\">&amp; <!-- '\xE2\x80\xA8\xE2"
     "\x80\xA9";
 
 TEST(EscapeHtml, ReplacesEveryMarkupCharacter) {
   EXPECT_EQ(escape_html("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
-  std::string e = escape_html(kHostile);
+  std::string e = escape_html(kHostileText);
   EXPECT_EQ(e.find('<'), std::string::npos);
   EXPECT_EQ(e.find('>'), std::string::npos);
   EXPECT_EQ(e.find('"'), std::string::npos);
@@ -27,7 +27,8 @@ TEST(EscapeHtml, ReplacesEveryMarkupCharacter) {
 }
 
 TEST(JsonForScript, NoCharacterThatCouldEndTheElement) {
-  OJson j = {{"function", kHostile}, {kHostile, {kHostile, 1, nullptr}}};
+  OJson j = {{"function", kHostileText},
+             {kHostileText, {kHostileText, 1, nullptr}}};
   std::string text = json_for_script(j);
   for (char c : {'<', '>', '&'}) {
     EXPECT_EQ(text.find(c), std::string::npos) << c;
@@ -39,8 +40,8 @@ TEST(JsonForScript, NoCharacterThatCouldEndTheElement) {
 }
 
 TEST(JsonForScript, ReadsBackAsTheSameValue) {
-  OJson j = {{"function", kHostile},
-             {"nested", {{"lines", {kHostile, "int x = a < b && c > d;"}}}},
+  OJson j = {{"function", kHostileText},
+             {"nested", {{"lines", {kHostileText, "int x = a < b && c > d;"}}}},
              {"number", 0.125},
              {"null", nullptr}};
   EXPECT_EQ(OJson::parse(json_for_script(j)), j);
