@@ -10,6 +10,7 @@
 
 #include "cli/exit_codes.h"
 #include "probes/mechanism.h"
+#include "probes/patch_sites.h"
 #include "probes/probe_spec.h"
 #include "probes/resolve.h"
 
@@ -49,10 +50,12 @@ void add_probe_options(CLI::App* cmd, ProbeOptions* o) {
                   "Repeatable; see docs/probes.md")
       ->group(group);
   cmd->add_option("--probe-mechanism", o->mechanism,
-                  "How --progress points are counted: breakpoint (hardware, "
-                  "at most 4 addresses), uprobe (root; --latency needs it) "
-                  "or auto (breakpoint when possible)")
-      ->check(CLI::IsMember({"auto", "uprobe", "breakpoint"}))
+                  "How --progress points are counted: patch (a jump to a "
+                  "trampoline in the program's code, ~ns per hit; addresses "
+                  "it refuses go to breakpoint or uprobe), breakpoint "
+                  "(hardware, at most 4 addresses), uprobe (root; --latency "
+                  "needs it) or auto (patch, else breakpoint when possible)")
+      ->check(CLI::IsMember({"auto", "patch", "uprobe", "breakpoint"}))
       ->capture_default_str()
       ->group(group);
 }
@@ -152,18 +155,74 @@ int probe_environment(const ProbeOptions& o,
                    "--probe-mechanism breakpoint\n";
       return kExitUsage;
     }
-    wanted = "uprobe";
   }
-  std::string mechanism = probes::choose_mechanism(wanted, sites, &error);
-  if (mechanism.empty()) {
-    if (!o.latency.empty()) error = "--latency: " + error;
-    std::cerr << "andweorc: " << error << "\n";
-    return kExitUsage;
+  // In-process patching of --progress sites the tool can prove safe; the
+  // others (and --latency, which needs return probes) go to a perf event.
+  size_t patched = 0;
+  std::vector<probes::ProbeSite> rest;  // counted by the kernel
+  if (wanted == "auto" || wanted == "patch") {
+#if defined(__x86_64__)
+    for (auto& probe : resolved)
+      if (probe.kind == 1 && !probe.sites.empty())
+        probes::plan_patches(probe.sites.front().path, &probe.sites);
+#endif
+    for (const auto& probe : resolved)
+      for (const auto& s : probe.sites) {
+        if (probe.kind == 1 && !s.patch.empty())
+          ++patched;
+        else
+          rest.push_back(s);
+      }
+  } else {
+    rest = sites;
   }
-  if (!quiet)
+  std::string fallback;
+  if (!rest.empty()) {
+    std::string fallback_wanted = o.latency.empty() ? wanted : "uprobe";
+    if (fallback_wanted == "patch") fallback_wanted = "auto";
+    fallback = probes::choose_mechanism(fallback_wanted, rest, &error);
+    if (fallback.empty()) {
+      if (!o.latency.empty()) error = "--latency: " + error;
+      if (patched > 0 || wanted == "patch") {
+        error += "; and " + std::to_string(rest.size()) +
+                 " address(es) cannot be patched in process:";
+        for (const auto& probe : resolved)
+          if (probe.kind == 1)
+            for (const auto& s : probe.sites)
+              if (s.patch.empty())
+                error += " " + s.where + ": " +
+                         (s.patch_refused.empty() ? "not planned"
+                                                  : s.patch_refused) +
+                         ";";
+      }
+      std::cerr << "andweorc: " << error << "\n";
+      return kExitUsage;
+    }
+  }
+  std::string mechanism =
+      patched == 0 ? fallback
+                   : (fallback.empty() ? "patch" : "patch," + fallback);
+  if (!quiet) {
+    const std::string how =
+        mechanism.rfind("patch,", 0) == 0
+            ? "patch (in process; addresses it refuses: " + fallback + ")"
+            : mechanism;
     for (const auto& line : lines)
-      std::cerr << "andweorc: " << line << ", counted by " << mechanism << "\n";
-  env->push_back("ANDWEORC_PROBES=" + probes::encode_probes(resolved));
+      std::cerr << "andweorc: " << line << ", counted by " << how << "\n";
+    // Which addresses could not be patched, and why.
+    if (patched > 0 || wanted == "patch")
+      for (const auto& probe : resolved)
+        if (probe.kind == 1)
+          for (const auto& s : probe.sites)
+            if (s.patch.empty())
+              std::cerr << "andweorc: '" << probe.name << "' at " << s.where
+                        << ": not patched ("
+                        << (s.patch_refused.empty() ? "not planned"
+                                                    : s.patch_refused)
+                        << "), counted by " << fallback << "\n";
+  }
+  env->push_back("ANDWEORC_PROBES=" +
+                 probes::encode_probes(resolved, patched > 0));
   env->push_back("ANDWEORC_PROBE_MECHANISM=" + mechanism);
   return kExitOk;
 }

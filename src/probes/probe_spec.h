@@ -36,6 +36,10 @@ struct ProbeSite {
   // breakpoint even when uprobes are allowed.
   bool inlined = false;  // an inlined copy (no return to probe)
   bool uprobe_refuses = false;
+  // In-process patching (patch_sites.h): the encoded plan, or why the
+  // address cannot be patched (counted by a perf event instead).
+  std::string patch{};
+  std::string patch_refused{};
 };
 
 // What the runtime needs: the point's name and kind and every site.
@@ -47,9 +51,13 @@ struct ResolvedProbe {
 };
 
 // ANDWEORC_PROBES: one line per site, tab-separated:
-//   NAME \t KIND \t PATH \t OFFSET(hex) \t VADDR(hex)
-// Names, paths and targets never hold tabs or newlines (checked on parse).
-std::string encode_probes(const std::vector<ResolvedProbe>& probes);
+//   NAME \t KIND \t PATH \t OFFSET(hex) \t VADDR(hex) [\t PATCH]
+// PATCH (encode_patch in patch_plan.h) only when `patch` is set and the site
+// is to be patched (`with_patches`); a line of five fields is counted by a
+// perf event, as before. Names, paths and targets never hold tabs or
+// newlines (checked on parse).
+std::string encode_probes(const std::vector<ResolvedProbe>& probes,
+                          bool with_patches = false);
 
 }  // namespace andweorc::probes
 
