@@ -154,6 +154,32 @@ int patch_twin(const char* exe, uint64_t bias) {
   return r.index;
 }
 
+// The trampoline's counting sequence alone, inline, per iteration: as
+// generated (pushfq, lock add, popfq), with a plain add (what a per-thread
+// counter would cost: no lock), and the lock add without saving the flags.
+uint64_t g_count_cell;
+template <int Variant>
+double time_counting(long n) {
+  double t0 = now_ns();
+  for (long i = 0; i < n; ++i) {
+    if constexpr (Variant == 0)
+      asm volatile(
+          "lea -128(%%rsp), %%rsp\n pushfq\n lock addq $1, %0\n popfq\n"
+          "lea 128(%%rsp), %%rsp" ::"m"(g_count_cell)
+          : "memory");
+    else if constexpr (Variant == 1)
+      asm volatile(
+          "lea -128(%%rsp), %%rsp\n pushfq\n addq $1, %0\n popfq\n"
+          "lea 128(%%rsp), %%rsp" ::"m"(g_count_cell)
+          : "memory");
+    else if constexpr (Variant == 2)
+      asm volatile("lock addq $1, %0" ::"m"(g_count_cell) : "memory", "cc");
+    else
+      asm volatile("" ::: "memory");
+  }
+  return (now_ns() - t0) / double(n);
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -245,5 +271,18 @@ int main(int argc, char** argv) {
       median(plain2), median(patched2), median(patched2) - median(plain2));
   std::printf("thread start+join: unpatched %.0f us, patched %.0f us\n",
               median(tplain) / 1e3, median(tpatched) / 1e3);
+  std::vector<double> c[4];
+  for (int r = 0; r < rounds; ++r) {
+    c[0].push_back(time_counting<0>(n));
+    c[1].push_back(time_counting<1>(n));
+    c[2].push_back(time_counting<2>(n));
+    c[3].push_back(time_counting<3>(n));
+  }
+  double e = median(c[3]);
+  std::printf(
+      "counting alone, ns per hit: pushfq+lock add+popfq %.1f, "
+      "pushfq+add+popfq (per-thread counter) %.1f, lock add alone "
+      "%.1f\n",
+      median(c[0]) - e, median(c[1]) - e, median(c[2]) - e);
   return 0;
 }

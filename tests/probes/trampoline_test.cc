@@ -155,6 +155,12 @@ __attribute__((noinline)) uint64_t probe_target(uint64_t x) {
   return h;
 }
 
+__attribute__((noinline)) uint64_t other_target(uint64_t x) {
+  uint64_t h = x + g_salt;
+  for (int i = 0; i < 3; ++i) h = h * 0xC2B2AE3D27D4EB4Full + uint64_t(i);
+  return h;
+}
+
 uint64_t expected(uint64_t x) {
   uint64_t h = x ^ 7;
   for (int i = 0; i < 3; ++i) h = h * 0x9E3779B97F4A7C15ull + uint64_t(i);
@@ -170,18 +176,41 @@ TEST(LivePatch, CountsEveryCallFromEveryThread) {
   uint64_t bias = 0;
   dl_iterate_phdr(main_object, &bias);
   const uint64_t site = reinterpret_cast<uint64_t>(&probe_target);
-  std::vector<probes::ProbeSite> sites(1);
-  sites[0].path = std::filesystem::canonical("/proc/self/exe").string();
+  const uint64_t other = reinterpret_cast<uint64_t>(&other_target);
+  std::vector<probes::ProbeSite> sites(2);
+  sites[0].path = sites[1].path =
+      std::filesystem::canonical("/proc/self/exe").string();
   sites[0].vaddr = site - bias;
+  sites[1].vaddr = other - bias;
   probes::plan_patches(sites[0].path, &sites);
   ASSERT_FALSE(sites[0].patch.empty()) << sites[0].patch_refused;
-  PatchSpec spec;
+  ASSERT_FALSE(sites[1].patch.empty()) << sites[1].patch_refused;
+  PatchSpec spec, stale;
   ASSERT_TRUE(runtime::parse_patch_spec(sites[0].patch.data(),
                                         sites[0].patch.size(), &spec));
-  runtime::PatchRequest request{site, &spec, -1, nullptr};
-  runtime::code_patch_install(&request, 1, bias);
+  ASSERT_TRUE(runtime::parse_patch_spec(sites[1].patch.data(),
+                                        sites[1].patch.size(), &stale));
+  // The second plan does not match the code in memory (as if the file had
+  // changed since the tool read it): refused, the code left alone.
+  stale.original[0] ^= 0xff;
+  uint8_t before[8];
+  std::memcpy(before, reinterpret_cast<const void*>(other), sizeof before);
+  runtime::PatchRequest requests[2] = {{site, &spec, -1, nullptr},
+                                       {other, &stale, -1, nullptr}};
+  runtime::code_patch_install(requests, 2, bias);
+  runtime::PatchRequest& request = requests[0];
   ASSERT_GE(request.index, 0) << request.why;
   EXPECT_EQ(*reinterpret_cast<const uint8_t*>(site), 0xe9);  // jmp rel32
+  EXPECT_EQ(requests[1].index, -1);
+  ASSERT_NE(requests[1].why, nullptr);
+  EXPECT_NE(std::string(requests[1].why).find("differs"), std::string::npos);
+  EXPECT_EQ(
+      std::memcmp(before, reinterpret_cast<const void*>(other), sizeof before),
+      0);
+  // Once per process: a second install refuses.
+  runtime::PatchRequest again{other, &spec, -1, nullptr};
+  runtime::code_patch_install(&again, 1, bias);
+  EXPECT_EQ(again.index, -1);
 
   uint64_t (*volatile fn)(uint64_t) = &probe_target;
   constexpr int kThreads = 4, kCalls = 100000;
