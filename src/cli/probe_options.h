@@ -11,7 +11,7 @@ namespace andweorc::cli {
 
 struct ProbeOptions {
   std::vector<std::string> progress;  // NAME=FUNCTION or NAME=FILE:LINE
-  std::vector<std::string> latency;   // NAME=FUNCTION (entry to return)
+  std::vector<std::string> latency;   // NAME=FUNCTION or FILE:LINE,FILE:LINE
   std::string mechanism = "auto";     // auto, patch, uprobe, breakpoint
 };
 

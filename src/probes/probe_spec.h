@@ -42,12 +42,19 @@ struct ProbeSite {
   std::string patch_refused{};
 };
 
+// The kind field's value for the END of a --latency FILE:LINE,FILE:LINE pair:
+// counted at an address, where kind 3 (END) of a --latency FUNCTION is
+// counted at the function's return (a uretprobe).
+constexpr int kKindEndAtAddress = 4;
+
 // What the runtime needs: the point's name and kind and every site.
 struct ResolvedProbe {
   std::string name;
-  int kind = 1;  // ANDWEORC_KIND_THROUGHPUT
+  int kind = 1;  // ANDWEORC_KIND_THROUGHPUT, BEGIN, END or kKindEndAtAddress
   std::string target;
   std::vector<ProbeSite> sites;
+  // May be patched in process (not --latency FUNCTION: its end is a return).
+  bool patchable = true;
 };
 
 // ANDWEORC_PROBES: one line per site, tab-separated:

@@ -47,7 +47,13 @@ struct ProbeEvent {
   // counter's index (-1: counted by a perf event, or not at all).
   char patch[kMaxPatchText];
   int patch_index;
+  // An END counted at an address (`--latency NAME=FILE:LINE,FILE:LINE`,
+  // kind 4 on the line), not at a function's return (a uretprobe).
+  bool end_at_address;
 };
+
+// The kind field's value for an END at an address (probes/probe_spec.h).
+constexpr int kKindEndAtAddress = 4;
 
 // Filled by probes_start before the coordinator (the reader of totals)
 // starts; an event's slot stays 0, which no point has, until its point is
@@ -113,7 +119,8 @@ int open_event(const ProbeEvent& e, int type, uint64_t bias) {
   } else {
     attr.type = uint32_t(type);
     // END of a --latency point: the function's return (a uretprobe).
-    if (e.kind == ANDWEORC_KIND_END) attr.config = g_retprobe_config;
+    if (e.kind == ANDWEORC_KIND_END && !e.end_at_address)
+      attr.config = g_retprobe_config;
     // The kernel reads this path again, from our memory, each time a new
     // thread inherits the event: it must stay valid and unchanged for the
     // life of the process (g_events is static and never rewritten). A
@@ -168,6 +175,8 @@ bool parse_line(const char* line, const char* end, ProbeEvent* e) {
   }
   e->patch_index = -1;
   e->kind = atoi(fields[1]);
+  e->end_at_address = e->kind == kKindEndAtAddress;
+  if (e->end_at_address) e->kind = ANDWEORC_KIND_END;
   e->offset = strtoull(fields[3], nullptr, 16);
   e->vaddr = strtoull(fields[4], nullptr, 16);
   e->slot = 0;
@@ -175,8 +184,8 @@ bool parse_line(const char* line, const char* end, ProbeEvent* e) {
   return e->kind >= ANDWEORC_KIND_THROUGHPUT && e->kind <= ANDWEORC_KIND_END;
 }
 
-// Patches every site that has a plan (throughput points only: a return has
-// no address to patch). Sites the runtime refuses keep patch_index -1.
+// Patches every site that has a plan (not a return: it has no address). Sites
+// the runtime refuses keep patch_index -1.
 void patch_all() {
   static PatchSpec specs[kMaxEvents];
   PatchRequest requests[kMaxEvents];
@@ -184,12 +193,19 @@ void patch_all() {
   int n = 0;
   for (int i = 0; i < g_event_count; ++i) {
     ProbeEvent& e = g_events[i];
-    if (e.patch[0] == '\0' || e.kind != ANDWEORC_KIND_THROUGHPUT) continue;
+    // Not a return (a uretprobe): no address to patch.
+    if (e.patch[0] == '\0' ||
+        (e.kind == ANDWEORC_KIND_END && !e.end_at_address))
+      continue;
     if (!parse_patch_spec(e.patch, strlen(e.patch), &specs[n])) {
       ++g_patch_failed;
       if (g_patch_why == nullptr) g_patch_why = "a patch plan did not parse";
       continue;
     }
+    bool seen = false;  // an address patched once (see below)
+    for (int k = 0; k < n && !seen; ++k)
+      seen = requests[k].site == e.vaddr + g_bias;
+    if (seen) continue;
     requests[n] = PatchRequest{e.vaddr + g_bias, &specs[n], -1, nullptr};
     which[n++] = i;
   }
@@ -202,6 +218,20 @@ void patch_all() {
       ++g_patch_failed;
       if (g_patch_why == nullptr) g_patch_why = requests[k].why;
     }
+  }
+  // Points sharing an address (a function's entry that is also its first
+  // line, a --progress line that ends a --latency pair) share its counter:
+  // each hit is one visit of each.
+  for (int i = 0; i < g_event_count; ++i) {
+    ProbeEvent& e = g_events[i];
+    if (e.patch_index >= 0 || e.patch[0] == '\0') continue;
+    for (int j = 0; j < g_event_count; ++j)
+      if (j != i && g_events[j].vaddr == e.vaddr &&
+          g_events[j].patch_index >= 0) {
+        e.patch_index = g_events[j].patch_index;
+        ++g_patched;
+        break;
+      }
   }
 }
 
@@ -225,7 +255,8 @@ int open_all(int* error, int* failed) {
     }
     int fd = (!g_breakpoints && type < 0) ? -1 : open_event(e, type, bias);
     int first_errno = type < 0 && !g_breakpoints ? ENOENT : errno;
-    if (fd < 0 && !g_breakpoints && e.kind != ANDWEORC_KIND_END) {
+    if (fd < 0 && !g_breakpoints &&
+        (e.kind != ANDWEORC_KIND_END || e.end_at_address)) {
       // x86 uprobes refuse some instructions (LOCK or segment prefixes:
       // the tool predicted these and checked that breakpoints are allowed).
       // A return probe has no breakpoint equivalent.

@@ -51,6 +51,15 @@ TEST_P(Probes, FunctionAndLineProbesCountEveryCallExactly) {
       "-o",
       profile};
   if (latency) argv.insert(argv.end(), {"--latency", "lat=unit_of_work"});
+  // A begin/end line pair (4 addresses: more than the hardware breakpoints).
+  const bool pair = GetParam() != "breakpoint";
+  int begin_line = line_of(source, "UNIT_BEGIN_LINE");
+  ASSERT_GT(begin_line, 0);
+  if (pair)
+    argv.insert(
+        argv.end(),
+        {"--latency", "pair=unannotated.cc:" + std::to_string(begin_line) +
+                          ",unannotated.cc:" + std::to_string(line)});
   argv.insert(argv.end(),
               {"--", std::string(PROGRAMS_DIR) + "/unannotated", "100"});
   RunResult r = run_command(argv);
@@ -82,6 +91,18 @@ TEST_P(Probes, FunctionAndLineProbesCountEveryCallExactly) {
       found = true;
       EXPECT_EQ(point.begins, out_of_line);
       EXPECT_EQ(point.ends, out_of_line);
+    }
+    EXPECT_TRUE(found);
+  }
+
+  if (pair) {
+    // Every call executes both lines once, inlined copy or not.
+    bool found = false;
+    for (const auto& point : p.points) {
+      if (point.name != "pair") continue;
+      found = true;
+      EXPECT_EQ(point.begins, calls);
+      EXPECT_EQ(point.ends, calls);
     }
     EXPECT_TRUE(found);
   }
@@ -204,6 +225,18 @@ TEST(ProbesRefused, LatencyNeedsUprobes) {
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find("--latency needs uprobes"), std::string::npos) << r.err;
+}
+
+TEST(ProbesRefused, LatencyLineNeedsAPair) {
+  std::string dir = temp_dir();
+  RunResult r =
+      run_command({ANDWEORC_BIN, "run", "-q", "--latency",
+                   "lat=unannotated.cc:20", "-o", dir + "/p.json", "--",
+                   std::string(PROGRAMS_DIR) + "/unannotated", "10"});
+  std::system(("rm -rf " + dir).c_str());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("NAME=FILE:LINE,FILE:LINE"), std::string::npos) << r.err;
 }
 
 }  // namespace
