@@ -5,6 +5,7 @@ packages=(
   build-essential cmake pkg-config git
   ninja-build ccache   # faster builds and rebuilds (scripts/build.sh)
   libdw-dev libelf-dev elfutils zlib1g-dev
+  libcapstone-dev   # x86 decoding for in-process probe patches (src/probes)
   nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libprotobuf-dev protobuf-compiler   # pprof export (profile.proto)

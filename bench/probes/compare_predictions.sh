@@ -23,7 +23,7 @@
 # 12 / 6 / 2 points.
 # Environment: WORKLOAD=serial (a workload whose only point is "unit"),
 #   SPEEDUP=0.2, PRED_WORK=5 (times the default work), UNIT_LINE=N,
-#   MECHANISM=auto|uprobe|breakpoint, RESULTS=file.tsv (per-round values).
+#   MECHANISM=auto|patch|uprobe|breakpoint, RESULTS=file.tsv (per-round values).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../accuracy/lib.sh"
 build=${1:-build}; rounds=${2:-3}

@@ -7,6 +7,11 @@
 // thread started below) and says so. Also the
 // cost of a thread start + join while one such inherited event is open
 // (each new thread gets a copy of the event; its exit folds it back).
+// Then in-process patching (--probe-mechanism patch): the tool's planner and
+// the runtime's trampoline patch a copy of a small function (`return g+1`:
+// a RIP-relative load, as real function entries have) and time it against
+// an unpatched twin, rounds interleaved, one thread and two threads calling
+// at once (the counter is one shared cache line), plus thread start+join.
 // Usage: probe_cost [calls per round, default 200000] [rounds, default 5]
 //                   [threads per round, default 10]
 #include <link.h>
@@ -28,7 +33,15 @@
 #include <thread>
 #include <vector>
 
+#include "probes/patch_sites.h"
+#include "runtime/code_patch.h"
+
 __attribute__((noinline)) void empty_function() { asm volatile(""); }
+
+// Twins for patching (noipa: not merged, not inlined, not cloned).
+volatile int g_value = 1;
+__attribute__((noipa)) int plain_twin() { return g_value + 1; }
+__attribute__((noipa)) int patched_twin() { return g_value + 1; }
 
 namespace {
 
@@ -95,6 +108,78 @@ int open_event(bool breakpoint, const char* exe, uint64_t offset) {
       syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
 }
 
+double time_twin(int (*fn)(), long n) {
+  int (*volatile call)() = fn;  // an indirect call, never inlined
+  double t0 = now_ns();
+  for (long i = 0; i < n; ++i) call();
+  return now_ns() - t0;
+}
+
+// ns per call with `threads` threads calling fn at once (wall time / calls
+// of one thread).
+double time_twin_parallel(int (*fn)(), long n, int threads) {
+  std::vector<std::thread> ts;
+  double t0 = now_ns();
+  for (int t = 0; t < threads; ++t)
+    ts.emplace_back([fn, n] { time_twin(fn, n); });
+  for (auto& t : ts) t.join();
+  return (now_ns() - t0) / double(n);
+}
+
+double time_twin_threads(int (*fn)(), int n) {
+  double t0 = now_ns();
+  for (int i = 0; i < n; ++i) std::thread([fn] { fn(); }).join();
+  return now_ns() - t0;
+}
+
+// Patches patched_twin as `andweorc run --probe-mechanism patch` would;
+// the counter index, or -1 (printed why).
+int patch_twin(const char* exe, uint64_t bias) {
+  std::vector<andweorc::probes::ProbeSite> sites(1);
+  sites[0].path = exe;
+  sites[0].vaddr = reinterpret_cast<uint64_t>(&patched_twin) - bias;
+  andweorc::probes::plan_patches(exe, &sites);
+  if (sites[0].patch.empty()) {
+    std::printf("patch      refused: %s\n", sites[0].patch_refused.c_str());
+    return -1;
+  }
+  static andweorc::runtime::PatchSpec spec;
+  if (!andweorc::runtime::parse_patch_spec(sites[0].patch.data(),
+                                           sites[0].patch.size(), &spec))
+    return -1;
+  andweorc::runtime::PatchRequest r{reinterpret_cast<uint64_t>(&patched_twin),
+                                    &spec, -1, nullptr};
+  andweorc::runtime::code_patch_install(&r, 1, bias);
+  if (r.index < 0) std::printf("patch      refused: %s\n", r.why);
+  return r.index;
+}
+
+// The trampoline's counting sequence alone, inline, per iteration: as
+// generated (pushfq, lock add, popfq), with a plain add (what a per-thread
+// counter would cost: no lock), and the lock add without saving the flags.
+uint64_t g_count_cell;
+template <int Variant>
+double time_counting(long n) {
+  double t0 = now_ns();
+  for (long i = 0; i < n; ++i) {
+    if constexpr (Variant == 0)
+      asm volatile(
+          "lea -128(%%rsp), %%rsp\n pushfq\n lock addq $1, %0\n popfq\n"
+          "lea 128(%%rsp), %%rsp" ::"m"(g_count_cell)
+          : "memory");
+    else if constexpr (Variant == 1)
+      asm volatile(
+          "lea -128(%%rsp), %%rsp\n pushfq\n addq $1, %0\n popfq\n"
+          "lea 128(%%rsp), %%rsp" ::"m"(g_count_cell)
+          : "memory");
+    else if constexpr (Variant == 2)
+      asm volatile("lock addq $1, %0" ::"m"(g_count_cell) : "memory", "cc");
+    else
+      asm volatile("" ::: "memory");
+  }
+  return (now_ns() - t0) / double(n);
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -157,5 +242,47 @@ int main(int argc, char** argv) {
   for (int m = 0; m < 2; ++m)
     if (ok[m]) std::printf(", %s %.0f us", names[m], median(twith[m]) / 1e3);
   std::printf(" (one inherited event open)\n");
+
+  // In-process patching: patched twin vs plain twin, interleaved.
+  int index = patch_twin(exe, place.bias);
+  if (index < 0) return 0;
+  std::vector<double> plain, patched, plain2, patched2, tplain, tpatched;
+  time_twin(&patched_twin, n);  // warm up
+  for (int r = 0; r < rounds; ++r) {
+    plain.push_back(time_twin(&plain_twin, n) / double(n));
+    patched.push_back(time_twin(&patched_twin, n) / double(n));
+    plain2.push_back(time_twin_parallel(&plain_twin, n, 2));
+    patched2.push_back(time_twin_parallel(&patched_twin, n, 2));
+    tplain.push_back(time_twin_threads(&plain_twin, threads) / threads);
+    tpatched.push_back(time_twin_threads(&patched_twin, threads) / threads);
+  }
+  uint64_t want = uint64_t(rounds + 1) * uint64_t(n) +
+                  uint64_t(rounds) * (2 * uint64_t(n) + uint64_t(threads));
+  uint64_t got = andweorc::runtime::code_patch_count(index);
+  std::printf("patch: a function `return g + 1` (%s: counted %llu of %llu)\n",
+              got == want ? "exact" : "COUNT WRONG", (unsigned long long)got,
+              (unsigned long long)want);
+  std::printf("%-10s %10.1f ns/call\n", "unpatched", median(plain));
+  std::printf("%-10s %10.1f ns/call  -> %8.1f ns per hit\n", "patched",
+              median(patched), median(patched) - median(plain));
+  std::printf(
+      "2 threads  %10.1f ns/call unpatched, %.1f patched -> %.1f ns "
+      "per hit (one shared counter)\n",
+      median(plain2), median(patched2), median(patched2) - median(plain2));
+  std::printf("thread start+join: unpatched %.0f us, patched %.0f us\n",
+              median(tplain) / 1e3, median(tpatched) / 1e3);
+  std::vector<double> c[4];
+  for (int r = 0; r < rounds; ++r) {
+    c[0].push_back(time_counting<0>(n));
+    c[1].push_back(time_counting<1>(n));
+    c[2].push_back(time_counting<2>(n));
+    c[3].push_back(time_counting<3>(n));
+  }
+  double e = median(c[3]);
+  std::printf(
+      "counting alone, ns per hit: pushfq+lock add+popfq %.1f, "
+      "pushfq+add+popfq (per-thread counter) %.1f, lock add alone "
+      "%.1f\n",
+      median(c[0]) - e, median(c[1]) - e, median(c[2]) - e);
   return 0;
 }

@@ -10,6 +10,7 @@
 
 #include "cli/exit_codes.h"
 #include "probes/mechanism.h"
+#include "probes/patch_sites.h"
 #include "probes/probe_spec.h"
 #include "probes/resolve.h"
 
@@ -45,14 +46,18 @@ void add_probe_options(CLI::App* cmd, ProbeOptions* o) {
       ->group(group);
   cmd->add_option("--latency", o->latency,
                   "A latency point without annotations: NAME=FUNCTION, from "
-                  "each call's entry to its return (uprobes: root). "
-                  "Repeatable; see docs/probes.md")
+                  "each call's entry to its return (uprobes: root), or "
+                  "NAME=FILE:LINE,FILE:LINE, from each execution of the "
+                  "first line to each of the second (patched like "
+                  "--progress). Repeatable; see docs/probes.md")
       ->group(group);
   cmd->add_option("--probe-mechanism", o->mechanism,
-                  "How --progress points are counted: breakpoint (hardware, "
-                  "at most 4 addresses), uprobe (root; --latency needs it) "
-                  "or auto (breakpoint when possible)")
-      ->check(CLI::IsMember({"auto", "uprobe", "breakpoint"}))
+                  "How --progress points are counted: patch (a jump to a "
+                  "trampoline in the program's code, ~ns per hit; addresses "
+                  "it refuses go to breakpoint or uprobe), breakpoint "
+                  "(hardware, at most 4 addresses), uprobe (root; --latency "
+                  "needs it) or auto (patch, else breakpoint when possible)")
+      ->check(CLI::IsMember({"auto", "patch", "uprobe", "breakpoint"}))
       ->capture_default_str()
       ->group(group);
 }
@@ -61,17 +66,28 @@ namespace {
 
 // Resolves one --progress / --latency value; prints the error and returns
 // nullopt when it cannot.
+// `pair_end`: the second half of a --latency FILE:LINE,FILE:LINE pair (its
+// name was taken by the first half).
 std::optional<probes::ResolvedProbe> resolve_one(const std::string& option,
                                                  const std::string& text,
                                                  const std::string& binary,
-                                                 std::set<std::string>* names) {
+                                                 std::set<std::string>* names,
+                                                 bool in_pair = false,
+                                                 bool pair_end = false) {
   std::string error;
   auto spec = probes::parse_probe_spec(text, &error);
-  if (spec && !names->insert(spec->name).second)
+  if (spec && !pair_end && !names->insert(spec->name).second)
     error = option + " " + spec->name + ": the name is given twice";
-  if (spec && error.empty() && option == "--latency" && spec->is_line)
+  if (spec && error.empty() && option == "--latency" && spec->is_line &&
+      !in_pair)
     error = "--latency " + spec->name +
-            ": only NAME=FUNCTION is supported (entry to return), got '" +
+            ": a line needs a begin and an end, NAME=FILE:LINE,FILE:LINE "
+            "(or NAME=FUNCTION, entry to return), got '" +
+            spec->target + "'";
+  if (spec && error.empty() && in_pair && !spec->is_line)
+    error = "--latency " + spec->name +
+            ": both halves of a pair are FILE:LINE (NAME=FILE:LINE,"
+            "FILE:LINE), got '" +
             spec->target + "'";
   std::optional<probes::ResolvedProbe> probe;
   if (error.empty()) probe = probes::resolve_probe(binary, *spec, &error);
@@ -110,7 +126,33 @@ int probe_environment(const ProbeOptions& o,
                              : ""));
     resolved.push_back(std::move(*probe));
   }
+  bool function_latency = false;  // needs return probes (uprobes)
   for (const auto& text : o.latency) {
+    size_t eq = text.find('='), comma = text.find(',');
+    if (eq != std::string::npos && comma != std::string::npos && comma > eq) {
+      // NAME=FILE:LINE,FILE:LINE: begin at every address of the first
+      // line, end at every address of the second; both can be patched.
+      std::string name = text.substr(0, eq);
+      auto begin = resolve_one("--latency",
+                               name + "=" + text.substr(eq + 1, comma - eq - 1),
+                               binary, &names, true);
+      if (!begin) return kExitUsage;
+      auto end = resolve_one("--latency", name + "=" + text.substr(comma + 1),
+                             binary, &names, true, true);
+      if (!end) return kExitUsage;
+      begin->kind = 2;  // ANDWEORC_KIND_BEGIN
+      end->kind = probes::kKindEndAtAddress;
+      for (const auto* p : {&*begin, &*end})
+        sites.insert(sites.end(), p->sites.begin(), p->sites.end());
+      lines.push_back("latency point '" + name + "' = " + begin->target + " (" +
+                      std::to_string(begin->sites.size()) +
+                      " address(es)) to " + end->target + " (" +
+                      std::to_string(end->sites.size()) + " address(es))");
+      resolved.push_back(std::move(*begin));
+      resolved.push_back(std::move(*end));
+      continue;
+    }
+    function_latency = true;
     auto probe = resolve_one("--latency", text, binary, &names);
     if (!probe) return kExitUsage;
     // A return can only be probed on an out-of-line copy (a uretprobe
@@ -138,32 +180,89 @@ int probe_environment(const ProbeOptions& o,
                        " inlined copy(ies) NOT counted (no return to probe)"
                  : ""));
     probe->sites = entries;
-    probe->kind = 2;  // ANDWEORC_KIND_BEGIN at the entry
+    probe->patchable = false;  // the return is a uretprobe: both on uprobes
+    probe->kind = 2;           // ANDWEORC_KIND_BEGIN at the entry
     resolved.push_back(*probe);
     probe->kind = 3;  // ANDWEORC_KIND_END at the return (uretprobe)
     resolved.push_back(std::move(*probe));
   }
   std::string error;
   std::string wanted = o.mechanism;
-  if (!o.latency.empty()) {
+  if (function_latency) {
     // Hardware breakpoints cannot see a return: latency needs uprobes.
     if (wanted == "breakpoint") {
       std::cerr << "andweorc: --latency needs uprobes (return probes), not "
                    "--probe-mechanism breakpoint\n";
       return kExitUsage;
     }
-    wanted = "uprobe";
   }
-  std::string mechanism = probes::choose_mechanism(wanted, sites, &error);
-  if (mechanism.empty()) {
-    if (!o.latency.empty()) error = "--latency: " + error;
-    std::cerr << "andweorc: " << error << "\n";
-    return kExitUsage;
+  // In-process patching of --progress sites the tool can prove safe; the
+  // others (and --latency, which needs return probes) go to a perf event.
+  size_t patched = 0;
+  std::vector<probes::ProbeSite> rest;  // counted by the kernel
+  if (wanted == "auto" || wanted == "patch") {
+#if defined(__x86_64__)
+    for (auto& probe : resolved)
+      if (probe.patchable && !probe.sites.empty())
+        probes::plan_patches(probe.sites.front().path, &probe.sites);
+#endif
+    for (const auto& probe : resolved)
+      for (const auto& s : probe.sites) {
+        if (probe.patchable && !s.patch.empty())
+          ++patched;
+        else
+          rest.push_back(s);
+      }
+  } else {
+    rest = sites;
   }
-  if (!quiet)
+  std::string fallback;
+  if (!rest.empty()) {
+    std::string fallback_wanted = function_latency ? "uprobe" : wanted;
+    if (fallback_wanted == "patch") fallback_wanted = "auto";
+    fallback = probes::choose_mechanism(fallback_wanted, rest, &error);
+    if (fallback.empty()) {
+      if (function_latency) error = "--latency: " + error;
+      if (patched > 0 || wanted == "patch") {
+        error += "; and " + std::to_string(rest.size()) +
+                 " address(es) cannot be patched in process:";
+        for (const auto& probe : resolved)
+          if (probe.patchable)
+            for (const auto& s : probe.sites)
+              if (s.patch.empty())
+                error += " " + s.where + ": " +
+                         (s.patch_refused.empty() ? "not planned"
+                                                  : s.patch_refused) +
+                         ";";
+      }
+      std::cerr << "andweorc: " << error << "\n";
+      return kExitUsage;
+    }
+  }
+  std::string mechanism =
+      patched == 0 ? fallback
+                   : (fallback.empty() ? "patch" : "patch," + fallback);
+  if (!quiet) {
+    const std::string how =
+        mechanism.rfind("patch,", 0) == 0
+            ? "patch (in process; addresses it refuses: " + fallback + ")"
+            : mechanism;
     for (const auto& line : lines)
-      std::cerr << "andweorc: " << line << ", counted by " << mechanism << "\n";
-  env->push_back("ANDWEORC_PROBES=" + probes::encode_probes(resolved));
+      std::cerr << "andweorc: " << line << ", counted by " << how << "\n";
+    // Which addresses could not be patched, and why.
+    if (patched > 0 || wanted == "patch")
+      for (const auto& probe : resolved)
+        if (probe.patchable)
+          for (const auto& s : probe.sites)
+            if (s.patch.empty())
+              std::cerr << "andweorc: '" << probe.name << "' at " << s.where
+                        << ": not patched ("
+                        << (s.patch_refused.empty() ? "not planned"
+                                                    : s.patch_refused)
+                        << "), counted by " << fallback << "\n";
+  }
+  env->push_back("ANDWEORC_PROBES=" +
+                 probes::encode_probes(resolved, patched > 0));
   env->push_back("ANDWEORC_PROBE_MECHANISM=" + mechanism);
   return kExitOk;
 }

@@ -11,8 +11,8 @@ namespace andweorc::cli {
 
 struct ProbeOptions {
   std::vector<std::string> progress;  // NAME=FUNCTION or NAME=FILE:LINE
-  std::vector<std::string> latency;   // NAME=FUNCTION (entry to return)
-  std::string mechanism = "auto";     // auto, uprobe, breakpoint
+  std::vector<std::string> latency;   // NAME=FUNCTION or FILE:LINE,FILE:LINE
+  std::string mechanism = "auto";     // auto, patch, uprobe, breakpoint
 };
 
 void add_probe_options(CLI::App* cmd, ProbeOptions* o);

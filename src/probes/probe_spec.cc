@@ -45,12 +45,16 @@ std::optional<ProbeSpec> parse_probe_spec(const std::string& text,
   return spec;
 }
 
-std::string encode_probes(const std::vector<ResolvedProbe>& probes) {
+std::string encode_probes(const std::vector<ResolvedProbe>& probes,
+                          bool with_patches) {
   std::string out;
   for (const auto& p : probes)
-    for (const auto& s : p.sites)
-      out += fmt::format("{}\t{}\t{}\t{:x}\t{:x}\n", p.name, p.kind, s.path,
+    for (const auto& s : p.sites) {
+      out += fmt::format("{}\t{}\t{}\t{:x}\t{:x}", p.name, p.kind, s.path,
                          s.offset, s.vaddr);
+      if (with_patches && !s.patch.empty()) out += "\t" + s.patch;
+      out += '\n';
+    }
   return out;
 }
 

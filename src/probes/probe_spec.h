@@ -36,20 +36,35 @@ struct ProbeSite {
   // breakpoint even when uprobes are allowed.
   bool inlined = false;  // an inlined copy (no return to probe)
   bool uprobe_refuses = false;
+  // In-process patching (patch_sites.h): the encoded plan, or why the
+  // address cannot be patched (counted by a perf event instead).
+  std::string patch{};
+  std::string patch_refused{};
 };
+
+// The kind field's value for the END of a --latency FILE:LINE,FILE:LINE pair:
+// counted at an address, where kind 3 (END) of a --latency FUNCTION is
+// counted at the function's return (a uretprobe).
+constexpr int kKindEndAtAddress = 4;
 
 // What the runtime needs: the point's name and kind and every site.
 struct ResolvedProbe {
   std::string name;
-  int kind = 1;  // ANDWEORC_KIND_THROUGHPUT
+  int kind = 1;  // ANDWEORC_KIND_THROUGHPUT, BEGIN, END or kKindEndAtAddress
   std::string target;
   std::vector<ProbeSite> sites;
+  // May be patched in process (not --latency FUNCTION: its end is a return).
+  bool patchable = true;
 };
 
 // ANDWEORC_PROBES: one line per site, tab-separated:
-//   NAME \t KIND \t PATH \t OFFSET(hex) \t VADDR(hex)
-// Names, paths and targets never hold tabs or newlines (checked on parse).
-std::string encode_probes(const std::vector<ResolvedProbe>& probes);
+//   NAME \t KIND \t PATH \t OFFSET(hex) \t VADDR(hex) [\t PATCH]
+// PATCH (encode_patch in patch_plan.h) only when `patch` is set and the site
+// is to be patched (`with_patches`); a line of five fields is counted by a
+// perf event, as before. Names, paths and targets never hold tabs or
+// newlines (checked on parse).
+std::string encode_probes(const std::vector<ResolvedProbe>& probes,
+                          bool with_patches = false);
 
 }  // namespace andweorc::probes
 

@@ -1,11 +1,12 @@
-// probe_points.cc: kernel-counted progress points (see probe_points.h).
+// probe_points.cc: progress points without annotation (see probe_points.h).
 //
-// Why counting events and not a handler of our own: the kernel counts each
-// hit without a signal, so the program's signal state, its handlers and
-// the runtime's signal rules are untouched, and nothing in the program's
-// code is patched. A uprobe (root) costs a trap per hit; a hardware
-// breakpoint (any user at perf_event_paranoid <= 2) a debug exception per
-// hit and is limited to 4 addresses. docs/probes.md has the measured costs.
+// Patched addresses (code_patch.h) count in process: ~16 ns a hit, no
+// syscall, no signal. The others use kernel counting events, not a handler
+// of our own: the kernel counts each hit without a signal, so the program's
+// signal state and the runtime's signal rules are untouched. A uprobe
+// (root) costs a trap per hit; a hardware breakpoint (any user at
+// perf_event_paranoid <= 2) a debug exception per hit and is limited to 4
+// addresses. docs/probes.md has the measured costs.
 #include "runtime/probe_points.h"
 
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "andweorc/andweorc.h"
+#include "runtime/code_patch.h"
 #include "runtime/internal_fds.h"
 #include "runtime/raw_writer.h"
 #include "runtime/runtime.h"
@@ -30,6 +32,7 @@ namespace {
 
 constexpr int kMaxEvents = 64;
 constexpr int kMaxText = 256;
+constexpr int kMaxPatchText = 400;
 
 struct ProbeEvent {
   int slot;  // progress point
@@ -39,7 +42,18 @@ struct ProbeEvent {
   char name[kMaxText];
   int kind;
   bool breakpoint;  // a hardware breakpoint, else a uprobe
+  // In-process patching (code_patch.h): the tool's plan (sixth field of the
+  // line, "" when the tool refused the address), and once patched the
+  // counter's index (-1: counted by a perf event, or not at all).
+  char patch[kMaxPatchText];
+  int patch_index;
+  // An END counted at an address (`--latency NAME=FILE:LINE,FILE:LINE`,
+  // kind 4 on the line), not at a function's return (a uretprobe).
+  bool end_at_address;
 };
+
+// The kind field's value for an END at an address (probes/probe_spec.h).
+constexpr int kKindEndAtAddress = 4;
 
 // Filled by probes_start before the coordinator (the reader of totals)
 // starts; an event's slot stays 0, which no point has, until its point is
@@ -48,6 +62,14 @@ struct ProbeEvent {
 ProbeEvent g_events[kMaxEvents];
 int g_event_count = 0;
 bool g_breakpoints = false;
+// ANDWEORC_PROBE_MECHANISM "patch[,breakpoint|,uprobe]": patch the sites
+// with a plan; the rest (and sites the runtime could not patch) are counted
+// by the fallback, or not at all when there is none.
+bool g_patching = false;
+bool g_fallback = true;
+int g_patched = 0;
+int g_patch_failed = 0;             // planned, refused here
+const char* g_patch_why = nullptr;  // the first reason
 int g_uprobe_refused = 0;  // sites counted by breakpoints in uprobe mode
 // Read once at start: a fork child (possibly forked from a signal handler,
 // with the loader's lock held by a thread that no longer exists) only makes
@@ -97,7 +119,8 @@ int open_event(const ProbeEvent& e, int type, uint64_t bias) {
   } else {
     attr.type = uint32_t(type);
     // END of a --latency point: the function's return (a uretprobe).
-    if (e.kind == ANDWEORC_KIND_END) attr.config = g_retprobe_config;
+    if (e.kind == ANDWEORC_KIND_END && !e.end_at_address)
+      attr.config = g_retprobe_config;
     // The kernel reads this path again, from our memory, each time a new
     // thread inherits the event: it must stay valid and unchanged for the
     // life of the process (g_events is static and never rewritten). A
@@ -121,32 +144,95 @@ void note(const char* text) {
   io_lock().unlock();
 }
 
-// Parses one "NAME\tKIND\tPATH\tOFFSET\tVADDR" line into e; false if bad.
+// Parses one "NAME\tKIND\tPATH\tOFFSET\tVADDR[\tPATCH]" line into e;
+// false if bad.
 bool parse_line(const char* line, const char* end, ProbeEvent* e) {
-  const char* fields[5];
-  size_t lens[5];
+  const char* fields[6];
+  size_t lens[6] = {};
   const char* p = line;
-  for (int i = 0; i < 5; ++i) {
-    const char* stop = static_cast<const char*>(
-        memchr(p, i < 4 ? '\t' : '\n', size_t(end - p)));
-    if (stop == nullptr) stop = end;
+  int count = 0;
+  for (int i = 0; i < 6 && (i < 5 || p < end); ++i) {
+    const char* stop = p;
+    while (stop < end && *stop != '\t' && *stop != '\n') ++stop;
     fields[i] = p;
     lens[i] = size_t(stop - p);
+    count = i + 1;
+    bool tab = stop < end && *stop == '\t';
     p = stop < end ? stop + 1 : end;
+    if (!tab) break;
   }
-  if (lens[0] == 0 || lens[0] >= kMaxText || lens[2] == 0 ||
+  if (count < 5 || lens[0] == 0 || lens[0] >= kMaxText || lens[2] == 0 ||
       lens[2] >= kMaxText)
     return false;
   memcpy(e->name, fields[0], lens[0]);
   e->name[lens[0]] = '\0';
   memcpy(e->path, fields[2], lens[2]);
   e->path[lens[2]] = '\0';
+  e->patch[0] = '\0';
+  if (count == 6 && lens[5] < kMaxPatchText) {
+    memcpy(e->patch, fields[5], lens[5]);
+    e->patch[lens[5]] = '\0';
+  }
+  e->patch_index = -1;
   e->kind = atoi(fields[1]);
+  e->end_at_address = e->kind == kKindEndAtAddress;
+  if (e->end_at_address) e->kind = ANDWEORC_KIND_END;
   e->offset = strtoull(fields[3], nullptr, 16);
   e->vaddr = strtoull(fields[4], nullptr, 16);
   e->slot = 0;
   e->fd = -1;
   return e->kind >= ANDWEORC_KIND_THROUGHPUT && e->kind <= ANDWEORC_KIND_END;
+}
+
+// Patches every site that has a plan (not a return: it has no address). Sites
+// the runtime refuses keep patch_index -1.
+void patch_all() {
+  static PatchSpec specs[kMaxEvents];
+  PatchRequest requests[kMaxEvents];
+  int which[kMaxEvents];
+  int n = 0;
+  for (int i = 0; i < g_event_count; ++i) {
+    ProbeEvent& e = g_events[i];
+    // Not a return (a uretprobe): no address to patch.
+    if (e.patch[0] == '\0' ||
+        (e.kind == ANDWEORC_KIND_END && !e.end_at_address))
+      continue;
+    if (!parse_patch_spec(e.patch, strlen(e.patch), &specs[n])) {
+      ++g_patch_failed;
+      if (g_patch_why == nullptr) g_patch_why = "a patch plan did not parse";
+      continue;
+    }
+    bool seen = false;  // an address patched once (see below)
+    for (int k = 0; k < n && !seen; ++k)
+      seen = requests[k].site == e.vaddr + g_bias;
+    if (seen) continue;
+    requests[n] = PatchRequest{e.vaddr + g_bias, &specs[n], -1, nullptr};
+    which[n++] = i;
+  }
+  code_patch_install(requests, n, g_bias);
+  for (int k = 0; k < n; ++k) {
+    if (requests[k].index >= 0) {
+      g_events[which[k]].patch_index = requests[k].index;
+      ++g_patched;
+    } else {
+      ++g_patch_failed;
+      if (g_patch_why == nullptr) g_patch_why = requests[k].why;
+    }
+  }
+  // Points sharing an address (a function's entry that is also its first
+  // line, a --progress line that ends a --latency pair) share its counter:
+  // each hit is one visit of each.
+  for (int i = 0; i < g_event_count; ++i) {
+    ProbeEvent& e = g_events[i];
+    if (e.patch_index >= 0 || e.patch[0] == '\0') continue;
+    for (int j = 0; j < g_event_count; ++j)
+      if (j != i && g_events[j].vaddr == e.vaddr &&
+          g_events[j].patch_index >= 0) {
+        e.patch_index = g_events[j].patch_index;
+        ++g_patched;
+        break;
+      }
+  }
 }
 
 // Opens every parsed event; returns how many opened. On failure `error`
@@ -159,9 +245,18 @@ int open_all(int* error, int* failed) {
   for (int i = 0; i < g_event_count; ++i) {
     ProbeEvent& e = g_events[i];
     e.breakpoint = g_breakpoints;
+    if (e.patch_index >= 0) continue;  // counted in process
+    if (!g_fallback) {  // --probe-mechanism patch found no other way
+      if (*error == 0) {
+        *error = ENOTSUP;
+        *failed = i;
+      }
+      continue;
+    }
     int fd = (!g_breakpoints && type < 0) ? -1 : open_event(e, type, bias);
     int first_errno = type < 0 && !g_breakpoints ? ENOENT : errno;
-    if (fd < 0 && !g_breakpoints && e.kind != ANDWEORC_KIND_END) {
+    if (fd < 0 && !g_breakpoints &&
+        (e.kind != ANDWEORC_KIND_END || e.end_at_address)) {
       // x86 uprobes refuse some instructions (LOCK or segment prefixes:
       // the tool predicted these and checked that breakpoints are allowed).
       // A return probe has no breakpoint equivalent.
@@ -188,7 +283,10 @@ void probes_start() {
   const char* spec = getenv("ANDWEORC_PROBES");
   if (spec == nullptr || *spec == '\0') return;
   const char* mech = getenv("ANDWEORC_PROBE_MECHANISM");
-  g_breakpoints = mech != nullptr && strcmp(mech, "breakpoint") == 0;
+  if (mech == nullptr) mech = "";
+  g_patching = strncmp(mech, "patch", 5) == 0;
+  g_fallback = !g_patching || mech[5] == ',';
+  g_breakpoints = strstr(mech, "breakpoint") != nullptr;
   char text[600];
   // The addresses are the tool's reading of one executable: a program that
   // exec'd another keeps the variable, but not the code it names.
@@ -208,8 +306,9 @@ void probes_start() {
     g_retprobe_config = retprobe_config();
   }
   dl_iterate_phdr(first_object, &g_bias);
+  if (g_patching) patch_all();
   int error = 0, failed = -1;
-  int opened = open_all(&error, &failed);
+  int opened = open_all(&error, &failed) + g_patched;
   if (failed >= 0) {
     // Built with append_str, not snprintf/strerror: this object also holds
     // probe_hits, which handlers reach (runtime_signal_safe_symbols).
@@ -224,7 +323,9 @@ void probes_start() {
     len = append_str(text, sizeof text, len,
                      " probe address(es) could not be counted (");
     len = append_str(text, sizeof text, len,
-                     g_breakpoints ? "hardware breakpoint" : "uprobe");
+                     !g_fallback     ? "not patched, no fallback mechanism"
+                     : g_breakpoints ? "hardware breakpoint"
+                                     : "uprobe");
     len = append_str(text, sizeof text, len, " in ");
     len = append_str(text, sizeof text, len, g_events[failed].path);
     len = append_str(text, sizeof text, len, ": ");
@@ -244,7 +345,7 @@ void probes_start() {
   int registered = 0;
   for (int i = 0; i < g_event_count; ++i) {
     ProbeEvent& e = g_events[i];
-    if (e.fd < 0) continue;
+    if (e.fd < 0 && e.patch_index < 0) continue;
     int slot = andweorc_register_point(e.kind, e.name);
     if (slot <= 0) {
       andweorc_fd_release(&e.fd);
@@ -255,8 +356,38 @@ void probes_start() {
   }
   if (registered == 0) return;
   char num[24];
-  num[format_u64(uint64_t(registered), num, sizeof num)] = 0;
-  size_t len = append_str(text, sizeof text, 0, "probes: ");
+  size_t len = 0;
+  if (g_patching) {
+    // "probes: 3 address(es) patched in process (...); 1 planned but not
+    // patched here (why)": then what counts the rest.
+    num[format_u64(uint64_t(g_patched), num, sizeof num)] = 0;
+    len = append_str(text, sizeof text, 0, "probes: ");
+    len = append_str(text, sizeof text, len, num);
+    len = append_str(text, sizeof text, len,
+                     " address(es) patched in process (a jump to a "
+                     "trampoline per hit)");
+    if (g_patch_failed > 0) {
+      num[format_u64(uint64_t(g_patch_failed), num, sizeof num)] = 0;
+      len = append_str(text, sizeof text, len, "; ");
+      len = append_str(text, sizeof text, len, num);
+      len = append_str(text, sizeof text, len,
+                       " planned address(es) not patched: ");
+      len = append_str(text, sizeof text, len,
+                       g_patch_why ? g_patch_why : "unknown");
+    }
+    if (registered == g_patched) {
+      append_str(text, sizeof text, len,
+                 " for points without annotation (--progress); costs per hit "
+                 "in docs/probes.md");
+      note(text);
+      return;
+    }
+    len = append_str(text, sizeof text, len, "; the other ");
+    num[format_u64(uint64_t(registered - g_patched), num, sizeof num)] = 0;
+  } else {
+    num[format_u64(uint64_t(registered), num, sizeof num)] = 0;
+    len = append_str(text, sizeof text, 0, "probes: ");
+  }
   len = append_str(text, sizeof text, len, num);
   len = append_str(text, sizeof text, len, " address(es) counted by ");
   len = append_str(
@@ -281,6 +412,10 @@ ANDWEORC_SIGNAL_SAFE uint64_t probe_hits(int slot) {
   uint64_t total = 0;
   for (int i = 0; i < g_event_count; ++i) {
     if (g_events[i].slot != slot) continue;
+    if (g_events[i].patch_index >= 0) {
+      total += code_patch_count(g_events[i].patch_index);
+      continue;
+    }
     int fd = __atomic_load_n(&g_events[i].fd, __ATOMIC_ACQUIRE);
     uint64_t value = 0;
     if (fd >= 0 && raw_syscall(SYS_read, fd, long(&value), sizeof value) ==
@@ -302,7 +437,7 @@ ANDWEORC_SIGNAL_SAFE void probes_write_final_note() {
   int uprobes = 0;
   for (int i = 0; i < g_event_count; ++i) {
     const ProbeEvent& e = g_events[i];
-    if (!e.breakpoint && e.slot > 0 &&
+    if (!e.breakpoint && e.slot > 0 && e.patch_index < 0 &&
         __atomic_load_n(&e.fd, __ATOMIC_RELAXED) >= 0)
       ++uprobes;
   }
@@ -324,6 +459,7 @@ ANDWEORC_SIGNAL_SAFE void probes_write_final_note() {
 void probes_after_fork_child() {
   if (g_event_count == 0) return;
   g_thread_exits = 0;
+  code_patch_reset_counts();  // the patched code stays: same code, own counts
   for (int i = 0; i < g_event_count; ++i) andweorc_fd_release(&g_events[i].fd);
   int error = 0, failed = -1;
   open_all(&error, &failed);

@@ -1,7 +1,8 @@
-// probe_points.h: progress points counted by the kernel at addresses the
-// tool resolved (`andweorc run --progress NAME=FUNCTION|FILE:LINE`):
-// perf uprobe or hardware-breakpoint events in counting mode, inherited by
-// every thread created later; their counts join the point's totals.
+// probe_points.h: progress points at addresses the tool resolved (`andweorc
+// run --progress NAME=FUNCTION|FILE:LINE`): patched in process (a jump to a
+// counting trampoline, code_patch.h) where the tool planned it, else perf
+// uprobe or hardware-breakpoint events in counting mode, inherited by every
+// thread created later; their counts join the point's totals.
 #ifndef ANDWEORC_RUNTIME_PROBE_POINTS_H_
 #define ANDWEORC_RUNTIME_PROBE_POINTS_H_
 
@@ -11,15 +12,16 @@
 
 namespace andweorc::runtime {
 
-// Reads ANDWEORC_PROBES / ANDWEORC_PROBE_MECHANISM, opens one counting event
-// per address and registers the points. Call from the constructor once the
+// Reads ANDWEORC_PROBES / ANDWEORC_PROBE_MECHANISM, patches the addresses
+// with a plan ("patch..." mechanisms), opens one counting event per other
+// address and registers the points. Call from the constructor once the
 // raw file is open, before the program starts threads (a thread that exists
 // already is not counted). Writes a note naming the mechanism, or why a
 // point is not counted.
 void probes_start();
 
-// Hits the kernel counted for point `slot` (0 for a point without probes).
-// One read() per event: async-signal-safe.
+// Hits counted for point `slot` (0 for a point without probes): one load
+// per patched address, one read() per event: async-signal-safe.
 ANDWEORC_SIGNAL_SAFE uint64_t probe_hits(int slot);
 
 // A program thread exited (called from counters_retire).

@@ -8,6 +8,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "runtime/code_patch.h"
 #include "runtime/perf_sampler.h"
 #include "runtime/raw_format.h"
 #include "runtime/real_functions.h"
@@ -150,7 +151,8 @@ ANDWEORC_SIGNAL_SAFE void on_profiler_signal(int sig, siginfo_t* info,
   errno = saved_errno;
 }
 
-ANDWEORC_SIGNAL_SAFE void on_deadly_signal(int sig, siginfo_t*, void*) {
+ANDWEORC_SIGNAL_SAFE void on_deadly_signal(int sig, siginfo_t*, void* uc) {
+  if (sig == SIGTRAP && code_patch_on_trap(uc)) return;  // a probe's int3
   int saved_errno = errno;
   runtime_emergency_flush();
   // Die the way the program would have: default action, then re-raise. For

@@ -51,6 +51,15 @@ TEST_P(Probes, FunctionAndLineProbesCountEveryCallExactly) {
       "-o",
       profile};
   if (latency) argv.insert(argv.end(), {"--latency", "lat=unit_of_work"});
+  // A begin/end line pair (4 addresses: more than the hardware breakpoints).
+  const bool pair = GetParam() != "breakpoint";
+  int begin_line = line_of(source, "UNIT_BEGIN_LINE");
+  ASSERT_GT(begin_line, 0);
+  if (pair)
+    argv.insert(
+        argv.end(),
+        {"--latency", "pair=unannotated.cc:" + std::to_string(begin_line) +
+                          ",unannotated.cc:" + std::to_string(line)});
   argv.insert(argv.end(),
               {"--", std::string(PROGRAMS_DIR) + "/unannotated", "100"});
   RunResult r = run_command(argv);
@@ -86,13 +95,26 @@ TEST_P(Probes, FunctionAndLineProbesCountEveryCallExactly) {
     EXPECT_TRUE(found);
   }
 
+  if (pair) {
+    // Every call executes both lines once, inlined copy or not.
+    bool found = false;
+    for (const auto& point : p.points) {
+      if (point.name != "pair") continue;
+      found = true;
+      EXPECT_EQ(point.begins, calls);
+      EXPECT_EQ(point.ends, calls);
+    }
+    EXPECT_TRUE(found);
+  }
+
   // The profile says how the points were counted.
   bool stated = false;
+  const std::string said = GetParam() == "patch"    ? "patched in process"
+                           : GetParam() == "uprobe" ? "uprobe"
+                                                    : "breakpoint";
   for (const auto& w : p.warnings)
     stated =
-        stated || (w.find("probes:") == 0 &&
-                   w.find(GetParam() == "uprobe" ? "uprobe" : "breakpoint") !=
-                       std::string::npos);
+        stated || (w.find("probes:") == 0 && w.find(said) != std::string::npos);
   EXPECT_TRUE(stated);
 
   // Experiments ran, measured against the probed point.
@@ -105,7 +127,43 @@ TEST_P(Probes, FunctionAndLineProbesCountEveryCallExactly) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Mechanisms, Probes,
-                         ::testing::Values("uprobe", "breakpoint"));
+                         ::testing::Values("uprobe", "breakpoint", "patch"));
+
+// An address the tool cannot patch (a function too short for the jump)
+// falls back to a perf event, and both the tool and the profile say so;
+// the patched points stay exact, also with threads that come and go.
+TEST(ProbesPatch, RefusedAddressFallsBackAndIsReported) {
+  std::string dir = temp_dir();
+  RunResult r = run_command(
+      {ANDWEORC_BIN, "run", "--no-experiments", "--probe-mechanism", "patch",
+       "--progress", "units=unit_of_work", "--progress", "once=too_short", "-o",
+       dir + "/p.json", "--", std::string(PROGRAMS_DIR) + "/unannotated", "60",
+       "churn", "3"});
+  profile::ReadResult read = profile::read_profile(dir + "/p.json");
+  std::system(("rm -rf " + dir).c_str());
+  if (r.status == 2 &&
+      r.err.find("cannot count probe hits") != std::string::npos)
+    GTEST_SKIP() << "no fallback mechanism allowed here: " << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("'once' at too_short(int) entry"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("ends the flow"), std::string::npos) << r.err;
+  unsigned long long calls = 0, out_of_line = 0;
+  ASSERT_NE(r.out.find("calls "), std::string::npos) << r.out;
+  ASSERT_EQ(std::sscanf(r.out.c_str() + r.out.find("calls "),
+                        "calls %llu out_of_line %llu", &calls, &out_of_line),
+            2)
+      << r.out;
+  ASSERT_TRUE(read.ok()) << read.error;
+  EXPECT_EQ(visits_of(*read.profile, "units"), calls);
+  EXPECT_EQ(visits_of(*read.profile, "once"), 1u);
+  bool stated = false;
+  for (const auto& w : read.profile->warnings)
+    stated = stated || (w.find("patched in process") != std::string::npos &&
+                        w.find("the other 1 address(es) counted by") !=
+                            std::string::npos);
+  EXPECT_TRUE(stated);
+}
 
 // Threads that start and exit while the points count. Hardware breakpoints
 // stay exact; inherited uprobes may lose counts after a thread exits (kernel
@@ -167,6 +225,18 @@ TEST(ProbesRefused, LatencyNeedsUprobes) {
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find("--latency needs uprobes"), std::string::npos) << r.err;
+}
+
+TEST(ProbesRefused, LatencyLineNeedsAPair) {
+  std::string dir = temp_dir();
+  RunResult r =
+      run_command({ANDWEORC_BIN, "run", "-q", "--latency",
+                   "lat=unannotated.cc:20", "-o", dir + "/p.json", "--",
+                   std::string(PROGRAMS_DIR) + "/unannotated", "10"});
+  std::system(("rm -rf " + dir).c_str());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("NAME=FILE:LINE,FILE:LINE"), std::string::npos) << r.err;
 }
 
 }  // namespace

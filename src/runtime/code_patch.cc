@@ -1,0 +1,251 @@
+// code_patch.cc: trampolines near the code, the int3-first write of each
+// jump and the SIGTRAP path (see code_patch.h).
+//
+// Decisions:
+//  - Not restored at exit: the process is ending, and restoring means the
+//    same racy write again while other threads may still run the code; the
+//    trampolines and counters stay mapped until the process is gone.
+//  - A fork child keeps the patch (same code); its counters restart from
+//    zero (code_patch_reset_counts). An exec'd image is new code: nothing
+//    of this survives it.
+//  - One shared counter per site, `lock add` (no per-thread counters): no
+//    TLS access in the trampoline (its TLS offset would have to be known
+//    when the code is written), a thread exit loses nothing, and a read is
+//    one load. Threads hitting the same site contend for one cache line.
+#include "runtime/code_patch.h"
+
+#include <link.h>
+#include <linux/membarrier.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/ucontext.h>
+#include <unistd.h>
+
+namespace andweorc::runtime {
+namespace {
+
+constexpr size_t kPage = 4096;
+// Trampolines first (read+exec once written), then the counters (one cache
+// line each: sites hit by different threads do not share a line).
+constexpr size_t kTrampolineArea = kMaxPatchSites * kTrampolineBytes;
+constexpr size_t kCounterStride = 64;
+constexpr size_t kCounterArea = kMaxPatchSites * kCounterStride;
+constexpr size_t kRegion = kTrampolineArea + kCounterArea;
+static_assert(kTrampolineArea % kPage == 0 && kCounterArea % kPage == 0);
+
+uint8_t* g_region = nullptr;
+int g_sites = 0;
+
+// Sites being (or once) patched, for the SIGTRAP path: written before the
+// int3, read by handlers; entries are never removed (a thread that trapped
+// before the jump was complete may be delivered its signal later).
+struct Trap {
+  uint64_t site;
+  uint64_t trampoline;
+};
+Trap g_traps[kMaxPatchSites];
+int g_trap_count = 0;
+
+bool g_sync_core = false;  // membarrier SYNC_CORE registered
+
+uint64_t* counter(int index) {
+  return reinterpret_cast<uint64_t*>(g_region + kTrampolineArea +
+                                     size_t(index) * kCounterStride);
+}
+
+// Maps the region within reach of `site`: the kernel takes a free hint
+// address; try 1 MB, 2 MB, ... 1 GB below the code, then above.
+uint8_t* map_near(uint64_t site) {
+  for (int below = 1; below >= 0; --below)
+    for (uint64_t step = uint64_t(1) << 20; step <= (uint64_t(1) << 30);
+         step <<= 1) {
+      uint64_t hint = below ? site - step : site + step;
+      hint &= ~uint64_t(kPage - 1);
+      void* p =
+          mmap(reinterpret_cast<void*>(hint), kRegion, PROT_READ | PROT_WRITE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+      if (p == MAP_FAILED) continue;
+      int64_t distance = int64_t(uint64_t(p) - site);
+      if (distance > -(int64_t(1) << 31) + int64_t(kRegion) &&
+          distance < (int64_t(1) << 31) - int64_t(kRegion))
+        return static_cast<uint8_t*>(p);
+      munmap(p, kRegion);
+    }
+  return nullptr;
+}
+
+// Serializes every thread's instruction stream after a code write (the
+// cross-modifying-code rule of the x86 manuals). Without the membarrier
+// (old kernels) the int3-first order still keeps any thread from running a
+// torn instruction on current CPUs, as the kernel's own text_poke relies on.
+void sync_cores() {
+  if (g_sync_core)
+    syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0);
+}
+
+struct Segment {
+  uint64_t site;
+  uint64_t start, end;
+  int prot;
+};
+
+int find_segment(dl_phdr_info* info, size_t, void* arg) {
+  auto* s = static_cast<Segment*>(arg);
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD) continue;
+    uint64_t start = info->dlpi_addr + ph.p_vaddr;
+    if (s->site >= start && s->site + kPatchMaxLength <= start + ph.p_memsz) {
+      s->start = start;
+      s->end = start + ph.p_memsz;
+      s->prot = ((ph.p_flags & PF_R) ? PROT_READ : 0) |
+                ((ph.p_flags & PF_W) ? PROT_WRITE : 0) |
+                ((ph.p_flags & PF_X) ? PROT_EXEC : 0);
+      return 1;
+    }
+  }
+  return 1;  // the main executable only (the first object)
+}
+
+}  // namespace
+
+namespace {
+
+// Checks one request and builds its trampoline (the area is still
+// writable); returns the trampoline's address, 0 with `why` if refused.
+uint64_t prepare(PatchRequest* r, uint64_t bias, Segment* seg) {
+  const PatchSpec& spec = *r->spec;
+  *seg = Segment{r->site, 0, 0, 0};
+  dl_iterate_phdr(find_segment, seg);
+  if (seg->end == 0 || !(seg->prot & PROT_EXEC)) {
+    r->why = "the address is not in the main executable's code";
+    return 0;
+  }
+  if (memcmp(reinterpret_cast<const void*>(r->site), spec.original,
+             spec.length) != 0) {
+    r->why = "the code in memory differs from the file the tool read";
+    return 0;
+  }
+  if (g_region == nullptr) g_region = map_near(r->site);
+  if (g_region == nullptr) {
+    r->why = "no free memory within 2 GB of the code for trampolines";
+    return 0;
+  }
+  if (g_sites == kMaxPatchSites) {
+    r->why = "more than 64 patched addresses";
+    return 0;
+  }
+  uint8_t* tramp = g_region + size_t(g_sites) * kTrampolineBytes;
+  size_t n = build_trampoline(spec, bias, r->site, uint64_t(counter(g_sites)),
+                              tramp, uint64_t(tramp), kTrampolineBytes);
+  uint8_t jump[5];
+  if (n == 0 || !jump_bytes(r->site, uint64_t(tramp), jump)) {
+    r->why =
+        "a target of the displaced instructions is more than 2 GB from "
+        "the trampolines";
+    return 0;
+  }
+  r->index = g_sites++;
+  *counter(r->index) = 0;
+  return uint64_t(tramp);
+}
+
+// Writes the jump at r->site (its trampoline is complete and executable).
+bool write_jump(PatchRequest* r, uint64_t tramp, const Segment& seg) {
+  uint8_t jump[5];
+  jump_bytes(r->site, tramp, jump);
+  uint64_t first = r->site & ~uint64_t(kPage - 1);
+  uint64_t last = (r->site + 5 + kPage - 1) & ~uint64_t(kPage - 1);
+  if (mprotect(reinterpret_cast<void*>(first), last - first,
+               seg.prot | PROT_WRITE) != 0) {
+    r->why =
+        "the code cannot be made writable (mprotect refused: a W^X "
+        "policy?)";
+    return false;
+  }
+  int t = g_trap_count;
+  g_traps[t] = Trap{r->site, tramp};
+  __atomic_store_n(&g_trap_count, t + 1, __ATOMIC_RELEASE);
+  volatile uint8_t* w = reinterpret_cast<volatile uint8_t*>(r->site);
+  w[0] = 0xcc;  // int3: a thread arriving now goes to the trampoline
+  sync_cores();
+  for (int i = 1; i < 5; ++i) w[i] = jump[i];
+  sync_cores();
+  w[0] = jump[0];
+  sync_cores();
+  // Bytes 5..length-1 keep the displaced instructions' tails: nothing jumps
+  // there (the tool checked), and a thread the write caught at one of those
+  // instruction boundaries goes on through the original code (uncounted).
+  mprotect(reinterpret_cast<void*>(first), last - first, seg.prot);
+  return true;
+}
+
+}  // namespace
+
+void code_patch_install(PatchRequest* requests, int count, uint64_t bias) {
+  // Once per process: afterwards the trampoline area is read+exec.
+  static bool installed = false;
+  if (installed) {
+    for (int i = 0; i < count; ++i) {
+      requests[i].index = -1;
+      requests[i].why = "patching happens once, at start-up";
+    }
+    return;
+  }
+  installed = true;
+  uint64_t tramps[kMaxPatchSites] = {};
+  Segment segs[kMaxPatchSites] = {};
+  for (int i = 0; i < count; ++i) {
+    requests[i].index = -1;
+    requests[i].why = nullptr;
+    if (i < kMaxPatchSites)
+      tramps[i] = prepare(&requests[i], bias, &segs[i]);
+    else
+      requests[i].why = "more than 64 patched addresses";
+  }
+  if (g_region == nullptr) return;
+  // The trampolines are complete: read+exec from now on (never writable and
+  // executable at once), before any jump can lead a thread there.
+  if (mprotect(g_region, kTrampolineArea, PROT_READ | PROT_EXEC) != 0) {
+    for (int i = 0; i < count; ++i)
+      if (requests[i].index >= 0) {
+        requests[i].index = -1;
+        requests[i].why = "the trampolines cannot be made executable";
+      }
+    return;
+  }
+  g_sync_core =
+      syscall(SYS_membarrier,
+              MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0) == 0;
+  for (int i = 0; i < count && i < kMaxPatchSites; ++i)
+    if (requests[i].index >= 0 && !write_jump(&requests[i], tramps[i], segs[i]))
+      requests[i].index = -1;
+}
+
+ANDWEORC_SIGNAL_SAFE uint64_t code_patch_count(int index) {
+  if (index < 0 || index >= g_sites) return 0;
+  return __atomic_load_n(counter(index), __ATOMIC_RELAXED);
+}
+
+void code_patch_reset_counts() {
+  for (int i = 0; i < g_sites; ++i)
+    __atomic_store_n(counter(i), 0, __ATOMIC_RELAXED);
+}
+
+ANDWEORC_SIGNAL_SAFE bool code_patch_on_trap(void* ucontext) {
+  auto* uc = static_cast<ucontext_t*>(ucontext);
+  if (uc == nullptr) return false;
+  // After int3 the thread's rip is the byte after it.
+  uint64_t at = uint64_t(uc->uc_mcontext.gregs[REG_RIP]) - 1;
+  int count = __atomic_load_n(&g_trap_count, __ATOMIC_ACQUIRE);
+  for (int i = 0; i < count; ++i)
+    if (g_traps[i].site == at) {
+      uc->uc_mcontext.gregs[REG_RIP] = greg_t(g_traps[i].trampoline);
+      return true;
+    }
+  return false;
+}
+
+}  // namespace andweorc::runtime

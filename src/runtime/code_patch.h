@@ -1,0 +1,53 @@
+// code_patch.h: in-process probes: a `jmp rel32` written over a probe
+// address sends each hit to a trampoline (trampoline.h) that counts it in a
+// counter of our own; ~ns per hit instead of a kernel trap.
+#ifndef ANDWEORC_RUNTIME_CODE_PATCH_H_
+#define ANDWEORC_RUNTIME_CODE_PATCH_H_
+
+#include <stdint.h>
+
+#include "runtime/signal_safe.h"
+#include "runtime/trampoline.h"
+
+namespace andweorc::runtime {
+
+constexpr int kMaxPatchSites = 64;
+
+// One address to patch: `site` is a run-time address (the ELF vaddr +
+// `bias`), `spec` the tool's plan. On return `index` is the site's counter
+// index, or -1 with `why` a static reason (the caller counts the address
+// some other way).
+struct PatchRequest {
+  uint64_t site;
+  const PatchSpec* spec;
+  int index;
+  const char* why;
+};
+
+// Patches the main executable's code at each request. Start-up only (not
+// signal-safe). Maps the trampolines within +-2 GB of the code, checks that
+// the code holds the bytes the tool planned from, builds every trampoline
+// and makes them read+exec, then writes each jump in the "int3 first" order:
+// int3 on byte 0, bytes 1..4, byte 0 (a thread that runs the site meanwhile
+// sees the old first instruction, an int3 that code_patch_on_trap sends to
+// the trampoline, or the finished jump, never half of one), and restores
+// the page's protection.
+void code_patch_install(PatchRequest* requests, int count, uint64_t bias);
+
+// Hits counted at a patched site (relaxed load of its counter).
+ANDWEORC_SIGNAL_SAFE uint64_t code_patch_count(int index);
+
+// In a fork child: the patched code and the trampolines are inherited (the
+// child runs the same code), the counters are a copy of the parent's; they
+// restart from zero like the child's other points.
+void code_patch_reset_counts();
+
+// From the SIGTRAP handler: if the thread stopped at the int3 of a site
+// being patched, moves it to that site's trampoline and returns true (the
+// handler returns and the thread goes on, the hit counted); false for any
+// other trap.
+ANDWEORC_SIGNAL_SAFE bool code_patch_on_trap(void* ucontext);
+
+}  // namespace andweorc::runtime
+
+#endif  // ANDWEORC_RUNTIME_CODE_PATCH_H_
