@@ -97,10 +97,14 @@ std::vector<std::string> ranking_rows(const LiveSnapshot& s,
       std::max<size_t>(1, std::min(longest, width > fixed ? width - fixed : 1));
   std::vector<std::string> out;
   for (const experiments::LineImpact* l : shown) {
+    // On a very narrow terminal the label may be wider than label_width:
+    // the line number is kept whole and the row is cut at the end instead.
     std::string label = shorten_label(label_of(*l), label_width);
+    size_t pad =
+        label_width > columns(label) ? label_width - columns(label) : 0;
     std::string row =
         fmt::format("{:>2} {} {}{}  {:>6}", l->rank, l->significant ? '*' : ' ',
-                    label, std::string(label_width - columns(label), ' '),
+                    label, std::string(pad, ' '),
                     l->fitted ? fmt::format("{:+.2f}", l->slope) : "-");
     if (interval)
       row += fmt::format(
@@ -197,7 +201,10 @@ std::vector<std::string> render_tty(const LiveSnapshot& s,
     }
   }
   if (lines.size() > height) lines.resize(height);
-  for (std::string& l : lines) l = cut(l, width);
+  for (std::string& l : lines) {
+    l = cut(l, width);
+    l.erase(l.find_last_not_of(' ') + 1);  // no trailing blanks (a cut row)
+  }
   return lines;
 }
 

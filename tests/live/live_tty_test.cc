@@ -122,9 +122,9 @@ void expect_final_frame_is_the_profile(const std::string& frame,
   json written;
   ASSERT_NO_THROW(written = json::parse(in));
   ASSERT_FALSE(written["points"].empty());
-  EXPECT_NE(
-      frame.find(std::to_string(written["experiments"].size()) + " experiment"),
-      std::string::npos)
+  EXPECT_NE(frame.find(", " + std::to_string(written["experiments"].size()) +
+                       " experiment"),
+            std::string::npos)
       << frame;
   std::string total = "item_written ";
   EXPECT_NE(frame.find(total), std::string::npos) << frame;
@@ -138,7 +138,7 @@ void expect_final_frame_is_the_profile(const std::string& frame,
 TEST_F(LiveTty, FramesWhileRunningAndTheProfilesAnswerAtTheEnd) {
   std::string prof = dir_ + "/profile.json", out = dir_ + "/stdout";
   TtyRun r =
-      run_on_tty({ANDWEORC_BIN, "run", "--live-tty", "--max-time", "2000ms",
+      run_on_tty({ANDWEORC_BIN, "run", "--live-tty", "--max-time", "1500ms",
                   "-o", prof, "--", PIPELINE, "items", "1000000000"},
                  out);
   ASSERT_EQ(r.status, 0) << r.tty;

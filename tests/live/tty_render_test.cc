@@ -145,6 +145,29 @@ samples, last 10 s (1610 samples):
 )");
 }
 
+TEST(TtyRender, AVeryNarrowTerminalStillShowsLineNumbers) {
+  // 16 columns: the labels get 2 and ":1234" does not fit in them.
+  TtyFrameOptions o;
+  o.width = 16;
+  auto lines = render_tty(with_data(), o);
+  expect_fits(lines, 16, 24);
+  EXPECT_EQ(joined(lines), R"(andweorc live:
+Not stable yet
+points: item_wr
+
+causal lines fo
+ 1 * 40   +0.40
+ 2   35   +0.04
+ 3   45   -7.93
+ 4   1234
+
+samples, last 1
+   63.5%  tr...
+   15.2%  re...
+    3.7%  __...
+)");
+}
+
 TEST(TtyRender, AShortTerminalShowsFewerRows) {
   TtyFrameOptions o;
   o.height = 12;
