@@ -23,6 +23,13 @@ void add_live_options(CLI::App* cmd, RunOptions* o) {
                   "lines (counted in \"dropped\"), never the profile")
       ->type_name("FILE|-")
       ->group(group);
+  cmd->add_flag("--live-tty", o->live_tty,
+                "Show a compact live view on standard error, redrawn every "
+                "second: experiments, convergence, progress-point rates, "
+                "the top causal lines (--top) and the sampling profile of "
+                "the last 10 s; replaces the status line. Standard error "
+                "must be a terminal")
+      ->group(group);
 }
 
 void note_live_options(CLI::App* cmd, RunOptions* o) {
@@ -33,9 +40,12 @@ std::unique_ptr<live::LiveSession> start_live(
     const RunOptions& o, const std::vector<std::string>& command, bool* failed,
     std::string* error) {
   *failed = false;
-  if (!o.live && o.live_json.empty()) return nullptr;
+  if (!o.live && o.live_json.empty() && !o.live_tty) return nullptr;
   live::LiveOptions lo;
   lo.json_path = o.live_json;
+  lo.tty = o.live_tty;
+  lo.tty_fd = 2;
+  lo.tty_top = o.top;
   lo.title = command.empty() ? "" : command[0];
   for (size_t i = 1; i < command.size(); ++i) lo.title += " " + command[i];
   if (o.live) {

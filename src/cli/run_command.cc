@@ -78,7 +78,7 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   mo.data_dir = data_dir;
   mo.experiments_enabled = !o.no_experiments;
   mo.end_to_end = o.end_to_end;
-  mo.draw = !o.quiet && !o.no_progress && is_terminal(2);
+  mo.draw = !o.quiet && !o.no_progress && !o.live_tty && is_terminal(2);
   mo.warn = !o.quiet;
   mo.until_stable = o.until_stable;
   mo.max_time_s =
@@ -104,6 +104,7 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
     progress->stop();
     stopped = progress->stopped_because();
   }
+  if (live) live->program_ended();
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

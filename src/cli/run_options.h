@@ -45,6 +45,7 @@ struct RunOptions {
   // The live view (live_options.h, docs/live.md).
   std::string live_json;     // --live-json FILE or "-"; "" = none
   bool live = false;         // --live given
+  bool live_tty = false;     // --live-tty: the view on standard error
   std::string live_address;  // its ADDR:PORT; "" = 127.0.0.1, any port
 };
 

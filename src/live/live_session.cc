@@ -28,6 +28,10 @@ std::unique_ptr<LiveSession> LiveSession::start(const LiveOptions& options,
     }
     s->stream_ = std::make_unique<LineStream>(fd, true);
   }
+  if (options.tty) {
+    s->tty_ = TtyView::open(options.tty_fd, options.tty_top, error);
+    if (!s->tty_) return nullptr;
+  }
   if (options.http) {
     s->server_ =
         LiveServer::start(*options.http, live_page(options.title), error);
@@ -89,12 +93,20 @@ void LiveSession::publish(double time_s, const std::string& kind, bool line) {
     else
       stream_->push(std::move(line));
   }
+  // The terminal redraws at the stream's pace (once a period), not on
+  // every experiment: a frame a second is what the eye can follow.
+  if (tty_ && line) tty_->draw(snap, final);
   if (server_)
     server_->publish(
         snapshot_json(snap, kind, 0, true)
             .dump(-1, ' ', false,
                   nlohmann::ordered_json::error_handler_t::replace),
         final);
+}
+
+void LiveSession::program_ended() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (tty_) tty_->erase();
 }
 
 void LiveSession::finish(double time_s, const profile::Profile& written) {
@@ -113,6 +125,7 @@ void LiveSession::finish(double time_s, const profile::Profile& written) {
     }
     model_.add_point_totals(totals, time_s);
     publish(time_s, "final", true);
+    if (tty_) tty_->close();
   }
   if (server_) server_->linger(o_.linger_s);
 }

@@ -1,6 +1,6 @@
 // live_session.h: one run's live outputs: the model, the JSON-lines stream
-// (`--live-json`) and the web page (`--live`), published about once a
-// second.
+// (`--live-json`), the web page (`--live`) and the terminal view
+// (`--live-tty`), published about once a second.
 //
 // The monitor thread of `run` calls observe() after each poll of the raw
 // files (4 times a second); nothing here blocks it for long: the stream is
@@ -22,6 +22,7 @@
 #include "live/line_stream.h"
 #include "live/live_model.h"
 #include "live/live_server.h"
+#include "live/tty_view.h"
 #include "profile/profile.h"
 #include "symbols/symbolizer.h"
 
@@ -31,8 +32,11 @@ struct LiveOptions {
   std::string json_path;              // "-": standard output; "": none
   std::optional<ListenAddress> http;  // the page; nullopt: none
   std::string title;                  // the program, for the page
-  double period_s = 1;                // between updates
-  double linger_s = 3;                // waiting for a page to get the end
+  bool tty = false;                   // the terminal view on tty_fd
+  int tty_fd = 2;
+  size_t tty_top = 10;  // causal lines in the terminal view, at most
+  double period_s = 1;  // between updates
+  double linger_s = 3;  // waiting for a page to get the end
 };
 
 class LiveSession {
@@ -49,6 +53,9 @@ class LiveSession {
   // when period_s has passed since the last update.
   void observe(double time_s, const std::vector<profile::Experiment>& fresh,
                ingest::ExperimentTail& tail);
+  // The program has ended: the terminal view's frame is erased, so the
+  // tool's messages and then the final frame (finish()) take its place.
+  void program_ended();
   // The last update, from the written profile's experiments and point
   // totals (complete, unlike the tail's, which may miss the last flush):
   // kind "final". Then
@@ -71,6 +78,7 @@ class LiveSession {
   double last_line_s_ = -1;  // when the stream last got a line
   std::unique_ptr<LineStream> stream_;
   std::unique_ptr<LiveServer> server_;
+  std::unique_ptr<TtyView> tty_;
   bool finished_ = false;
 };
 
