@@ -12,12 +12,19 @@
 #include "runtime/raw_writer.h"
 #include "runtime/real_functions.h"
 #include "runtime/runtime.h"
+#include "runtime/shared_tree.h"
 
 namespace andweorc::runtime {
 namespace {
 
 constexpr long kPeriodNs = 20 * 1000 * 1000;
 constexpr int kPassesPerSnapshot = 25;  // 0.5 s
+// In a process tree the coordinator adds up every process's published
+// progress-point totals at each experiment's start and end: published every
+// 5 ms, a total is at most that stale (and as stale at the start as at the
+// end on average, so the rate is not biased).
+constexpr long kTreePublishNs = 5 * 1000 * 1000;
+constexpr int kPublishesPerPass = kPeriodNs / kTreePublishNs;
 
 bool g_running = false;
 // Contention scaling (contention.h) is experimental and off by default:
@@ -31,14 +38,25 @@ pthread_t g_thread;
 void* collector_main(void*) {
   int pass = 0;
   while (!__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) {
-    timespec ts{0, kPeriodNs};
-    nanosleep(&ts, nullptr);
+    if (tree() != nullptr) {
+      for (int i = 0; i < kPublishesPerPass; ++i) {
+        timespec ts{0, kTreePublishNs};
+        nanosleep(&ts, nullptr);
+        points_publish_to_tree();
+      }
+    } else {
+      timespec ts{0, kPeriodNs};
+      nanosleep(&ts, nullptr);
+    }
     // Only experiments use the CPU shares (the table exists only then).
     if (g_contention && address_table() != nullptr) update_contention();
     raw_write_maps_if_changed();  // a dlopen since the last snapshot
     io_lock().lock();
     raw_drain_all_rings();
-    if (++pass % kPassesPerSnapshot == 0) points_write_snapshot();
+    if (++pass % kPassesPerSnapshot == 0) {
+      points_write_snapshot();
+      write_tree_record();
+    }
     io_lock().unlock();
   }
   return nullptr;

@@ -1,0 +1,58 @@
+// The text report's process list (process_section.h).
+#include "report/process_section.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace andweorc::report {
+namespace {
+
+profile::Process proc(int pid, int parent, uint64_t samples, int experiments,
+                      bool clean = true) {
+  profile::Process p{pid, "/srv/bin/server", clean};
+  p.parent = parent;
+  p.samples = samples;
+  p.experiments = experiments;
+  return p;
+}
+
+std::string render(const profile::Profile& p, size_t top) {
+  std::ostringstream out;
+  write_process_section(p, out, top, "Processes:");
+  return out.str();
+}
+
+TEST(ProcessSection, NothingForOneProcess) {
+  profile::Profile p;
+  p.processes.push_back(proc(10, 1, 500, 12));
+  EXPECT_EQ(render(p, 10), "");
+}
+
+TEST(ProcessSection, MostSampledFirstWithParentsExperimentsAndKills) {
+  profile::Profile p;
+  p.processes.push_back(proc(10, 1, 5, 12));            // the master, waiting
+  p.processes.push_back(proc(11, 10, 900, 12));         // a worker
+  p.processes.push_back(proc(12, 10, 300, -1, false));  // killed, unknown
+  std::string s = render(p, 10);
+  EXPECT_EQ(s,
+            "\nProcesses:\n"
+            "       pid   parent   samples experiments  executable\n"
+            "        11       10       900          12  server\n"
+            "        12       10       300           -  server  (killed or "
+            "crashed)\n"
+            "        10        1         5          12  server\n");
+}
+
+TEST(ProcessSection, TopCutsTheListAndSaysHowManyMore) {
+  profile::Profile p;
+  for (int i = 0; i < 5; ++i) p.processes.push_back(proc(20 + i, 1, 10 * i, 0));
+  std::string s = render(p, 2);
+  EXPECT_NE(s.find("        24 "), std::string::npos);
+  EXPECT_NE(s.find("        23 "), std::string::npos);
+  EXPECT_EQ(s.find("        22 "), std::string::npos);
+  EXPECT_NE(s.find("... and 3 more"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace andweorc::report
