@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <vector>
 
+#include "report/display.h"
+
 namespace andweorc::report {
 
 void write_process_section(const profile::Profile& p, std::ostream& out,
-                           size_t top, const std::string& heading) {
+                           size_t top, size_t width,
+                           const std::string& heading) {
   if (p.processes.size() < 2) return;
   std::vector<const profile::Process*> rows;
   for (const auto& proc : p.processes) rows.push_back(&proc);
@@ -18,8 +21,11 @@ void write_process_section(const profile::Profile& p, std::ostream& out,
   });
   size_t shown = top == 0 ? rows.size() : std::min(top, rows.size());
   out << "\n" << heading << "\n";
-  out << fmt::format("  {:>8} {:>8} {:>9} {:>11}  {}\n", "pid", "parent",
-                     "samples", "experiments", "executable");
+  // pid, parent, samples, experiments: 34 columns before the name.
+  constexpr size_t kFixed = 34;
+  size_t name_width = width > kFixed + 8 ? width - kFixed : 8;
+  out << fmt::format("  {:>7} {:>7} {:>8} {:>5}  {}\n", "pid", "parent",
+                     "samples", "exps", "executable");
   for (size_t i = 0; i < shown; ++i) {
     const profile::Process& proc = *rows[i];
     std::string exe = proc.executable;
@@ -27,10 +33,10 @@ void write_process_section(const profile::Profile& p, std::ostream& out,
       exe = exe.substr(slash + 1);
     std::string experiments =
         proc.experiments < 0 ? "-" : std::to_string(proc.experiments);
-    out << fmt::format("  {:>8} {:>8} {:>9} {:>11}  {}{}\n", proc.pid,
+    if (!proc.clean_exit) exe += " (killed)";
+    out << fmt::format("  {:>7} {:>7} {:>8} {:>5}  {}\n", proc.pid,
                        proc.parent == 0 ? "-" : std::to_string(proc.parent),
-                       proc.samples, experiments, exe,
-                       proc.clean_exit ? "" : "  (killed or crashed)");
+                       proc.samples, experiments, fit_right(exe, name_width));
   }
   if (shown < rows.size())
     out << fmt::format("  ... and {} more\n", rows.size() - shown);

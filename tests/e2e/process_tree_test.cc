@@ -68,7 +68,7 @@ class ProcessTree : public ::testing::Test {
 TEST_F(ProcessTree, ForkChildrenTakePartInExperiments) {
   profile::Profile p = run({"--fixed-line", worker_line(), "--fixed-speedup",
                             "50", "--experiment-time", "40ms"},
-                           {"prefork", "2", "700"});
+                           {"prefork", "2", "500"});
   EXPECT_EQ(p.processes.size(), 3u);
   int with_hits = 0, with_visits = 0;
   for (const auto& e : p.experiments) {

@@ -26,20 +26,20 @@ long cpu_ms() {
   return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
-__attribute__((noinline)) uint64_t worker_work(uint64_t n) {
-  uint64_t h = 1;
+// Seeded from g_sink (volatile), so calls cannot be folded into one.
+__attribute__((noinline)) uint64_t worker_work(uint64_t h, uint64_t n) {
   for (uint64_t i = 0; i < n; ++i) h = h * 6364136223846793005ull + i;  // WORKER_LINE
   return h;
 }
 
-__attribute__((noinline)) uint64_t grandchild_work(uint64_t n) {
-  uint64_t h = 3;
+// Seeded from g_sink (volatile), so calls cannot be folded into one.
+__attribute__((noinline)) uint64_t grandchild_work(uint64_t h, uint64_t n) {
   for (uint64_t i = 0; i < n; ++i) h = h * 2862933555777941757ull + i;  // GRANDCHILD_LINE
   return h;
 }
 
-__attribute__((noinline)) uint64_t killed_work(uint64_t n) {
-  uint64_t h = 5;
+// Seeded from g_sink (volatile), so calls cannot be folded into one.
+__attribute__((noinline)) uint64_t killed_work(uint64_t h, uint64_t n) {
   for (uint64_t i = 0; i < n; ++i) h = h * 3935559000370003845ull + i;  // KILLED_LINE
   return h;
 }
@@ -50,7 +50,7 @@ int prefork(int workers, long ms) {
     if (pid < 0) return 1;
     if (pid == 0) {
       while (cpu_ms() < ms) {
-        g_sink = worker_work(20000);
+        g_sink = worker_work(g_sink, 20000);
         ANDWEORC_PROGRESS("request");
       }
       std::exit(0);
@@ -67,7 +67,7 @@ int grandchild() {
   if (pid < 0) return 1;
   if (pid == 0) {
     if (fork() == 0) {
-      while (cpu_ms() < 400) g_sink = grandchild_work(20000);
+      while (cpu_ms() < 400) g_sink = grandchild_work(g_sink, 20000);
       std::exit(0);
     }
     std::exit(0);  // the grandchild is orphaned: the tool reaps it
@@ -81,7 +81,7 @@ int killed() {
   pid_t pid = fork();
   if (pid < 0) return 1;
   if (pid == 0)
-    for (;;) g_sink = killed_work(20000);
+    for (;;) g_sink = killed_work(g_sink, 20000);
   timespec ts{0, 300 * 1000 * 1000};
   nanosleep(&ts, nullptr);
   kill(pid, SIGKILL);
