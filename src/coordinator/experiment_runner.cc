@@ -36,6 +36,11 @@ bool is_function_key(const std::string& key) {
 }  // namespace
 
 PointSnapshot snapshot_points() {
+  // A process tree: fresh totals from every other process first (they
+  // answer within microseconds; one killed meanwhile is waited for 2 ms).
+  runtime::TreeSegment* tree = runtime::tree();
+  if (tree != nullptr)
+    runtime::tree_request_totals(tree, int32_t(getpid()), 2000000);
   runtime::PointTotal totals[ANDWEORC_MAX_COUNTERS];
   int n = std::min(runtime::points_totals(totals, ANDWEORC_MAX_COUNTERS),
                    ANDWEORC_MAX_COUNTERS);
@@ -51,7 +56,7 @@ PointSnapshot snapshot_points() {
   // A process tree: every other process's latest published totals (ours
   // are the fresh ones above). A point only other processes know counts
   // too: in a prefork server, the workers count the requests.
-  if (runtime::TreeSegment* t = runtime::tree()) {
+  if (runtime::TreeSegment* t = tree) {
     int32_t me = int32_t(getpid());
     for (int i = 0; i < runtime::kTreePoints; ++i) {
       const runtime::TreePoint& tp = t->points[i];

@@ -149,6 +149,8 @@ void on_fork_child() {
   if (g_config.data_dir[0] == '\0' ||
       !raw_open(g_config.data_dir, g_sampler, g_config.period_ns)) {
     g_active = false;
+    // Not profiled: its slot in the tree must not be waited for.
+    if (TreeSegment* t = tree()) tree_served(t, 0, true);
     return;
   }
   raw_write_maps();
@@ -300,7 +302,11 @@ ANDWEORC_SIGNAL_SAFE void write_tree_record() {
 // Everything this process image has, ending with the end record. Caller
 // holds io_lock.
 void write_final_records() {
-  points_publish_to_tree();  // the last totals count in the tree's sums
+  // The last totals count in the tree's sums; not waited for again.
+  points_publish_to_tree();
+  if (TreeSegment* t = tree())
+    tree_served(t, __atomic_load_n(&t->publish_request, __ATOMIC_ACQUIRE),
+                true);
   raw_drain_all_rings();
   if (uint64_t n = __atomic_load_n(&g_unprofiled_threads, __ATOMIC_RELAXED)) {
     char note[300] = "threads: ";

@@ -1,8 +1,10 @@
 // shared_tree.cc: see shared_tree.h.
 #include "runtime/shared_tree.h"
 
+#include <linux/futex.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 namespace andweorc::runtime {
@@ -115,7 +117,63 @@ ANDWEORC_SIGNAL_SAFE TreeProcess* tree_my_process(TreeSegment* t) {
   return nullptr;
 }
 
-void tree_after_fork_child() { g_slot = -1; }
+void tree_after_fork_child() {
+  g_slot = -1;
+  // Claimed now, not at the first publication: from here on the
+  // coordinator waits for this process's answers, so counts it makes before
+  // its collector first runs are not missed at a snapshot.
+  if (TreeSegment* t = tree()) tree_my_process(t);
+}
+
+uint32_t tree_wait_for_request(TreeSegment* t, uint64_t ns) {
+  uint32_t seen = __atomic_load_n(&t->publish_request, __ATOMIC_ACQUIRE);
+  TreeProcess* mine = tree_my_process(t);
+  // A request already pending (it came while we published): answer now.
+  if (mine != nullptr &&
+      __atomic_load_n(&mine->served, __ATOMIC_ACQUIRE) != seen)
+    return seen;
+  timespec ts{time_t(ns / 1000000000u), long(ns % 1000000000u)};
+  // Shared (not FUTEX_PRIVATE): the word is in memory the tree shares.
+  // Straight to the kernel: libc's syscall() is interposed by us.
+  register long timeout asm("r10") = long(&ts);
+  long ret;
+  asm volatile("syscall"
+               : "=a"(ret)
+               : "a"(long(SYS_futex)), "D"(long(&t->publish_request)),
+                 "S"(long(FUTEX_WAIT)), "d"(long(seen)), "r"(timeout)
+               : "rcx", "r11", "memory");
+  (void)ret;  // woken, timed out, or the word changed: all mean "look"
+  return __atomic_load_n(&t->publish_request, __ATOMIC_ACQUIRE);
+}
+
+ANDWEORC_SIGNAL_SAFE void tree_served(TreeSegment* t, uint32_t n, bool final) {
+  TreeProcess* mine = tree_my_process(t);
+  if (mine == nullptr) return;
+  __atomic_store_n(&mine->served, n, __ATOMIC_RELEASE);
+  if (final) __atomic_store_n(&mine->exited, 1, __ATOMIC_RELEASE);
+}
+
+int tree_request_totals(TreeSegment* t, int32_t self_pid,
+                        uint64_t max_wait_ns) {
+  uint32_t n = __atomic_add_fetch(&t->publish_request, 1, __ATOMIC_ACQ_REL);
+  raw_syscall(SYS_futex, long(&t->publish_request), FUTEX_WAKE, 0x7fffffff);
+  uint64_t deadline = monotonic_ns() + max_wait_ns;
+  for (;;) {
+    int waiting = 0;
+    for (int i = 0; i < kTreeProcesses; ++i) {
+      const TreeProcess& p = t->processes[i];
+      int32_t pid = __atomic_load_n(&p.pid, __ATOMIC_ACQUIRE);
+      if (pid == 0 || pid == self_pid ||
+          __atomic_load_n(&p.exited, __ATOMIC_ACQUIRE))
+        continue;
+      if (int32_t(__atomic_load_n(&p.served, __ATOMIC_ACQUIRE) - n) < 0)
+        ++waiting;
+    }
+    if (waiting == 0 || monotonic_ns() >= deadline) return waiting;
+    timespec pause{0, 50 * 1000};
+    raw_syscall(SYS_nanosleep, long(&pause), 0);
+  }
+}
 
 ANDWEORC_SIGNAL_SAFE void tree_note_exec() {
   if (TreeSegment* t = tree())

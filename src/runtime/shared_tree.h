@@ -43,7 +43,9 @@ struct TreePoint {
 // One process's latest totals, indexed like the tree's points. pid 0: free.
 struct TreeProcess {
   int32_t pid;
-  int32_t reserved;
+  uint32_t served;  // the last TreeSegment::publish_request it answered
+  uint32_t exited;  // it published its final totals
+  uint32_t reserved;
   uint64_t totals[kTreePoints];
 };
 
@@ -58,6 +60,10 @@ struct TreeSegment {
   // delays), so a pipe marked as the program's own may now lead outside:
   // every process forgets its marks when this changes (internal_fds.h).
   uint64_t execs;
+  // The coordinator asks every process for fresh totals by bumping this
+  // futex word (and waking the collectors that wait on it); each answers in
+  // TreeProcess::served (tree_request_totals).
+  alignas(64) uint32_t publish_request;
   alignas(64) ExperimentShared engine;
   alignas(64) SelectionShared selection;
   alignas(64) uint64_t arena_used;  // bytes handed out (atomic)
@@ -90,7 +96,19 @@ ANDWEORC_SIGNAL_SAFE int tree_point_index(TreeSegment* t, int kind,
 // This process's slot (claimed at first use; the claim is forgotten in a
 // fork child, which claims its own); nullptr when all are taken.
 ANDWEORC_SIGNAL_SAFE TreeProcess* tree_my_process(TreeSegment* t);
-// In a fork child: forget the parent's slot.
+// Collector: waits up to `ns` for a request for fresh totals (futex on
+// publish_request; returns early when one comes) and returns the request
+// number to answer after publishing (tree_served).
+uint32_t tree_wait_for_request(TreeSegment* t, uint64_t ns);
+// This process published its totals for request `n`; `final` once more at
+// exit (then it is not waited for again).
+ANDWEORC_SIGNAL_SAFE void tree_served(TreeSegment* t, uint32_t n, bool final);
+// Coordinator: asks every other live process for fresh totals and waits (at
+// most `max_wait_ns`, for processes killed meanwhile) until all answered.
+// Returns how many did not answer in time.
+int tree_request_totals(TreeSegment* t, int32_t self_pid, uint64_t max_wait_ns);
+
+// In a fork child: forget the parent's slot and claim one of its own.
 void tree_after_fork_child();
 // A process of the tree is about to exec (see TreeSegment::execs).
 ANDWEORC_SIGNAL_SAFE void tree_note_exec();

@@ -183,6 +183,7 @@ TEST(TreeSegment, AForkChildSharesTheExperimentAndItsCounts) {
     if (mine == nullptr) _exit(2);
     mine->totals[idx] = 42;
     __atomic_store_n(static_cast<uint64_t*>(arena_word), 9, __ATOMIC_RELEASE);
+    tree_served(t, 0, /*final=*/true);  // exited: not waited for
     _exit(0);
   }
   ASSERT_GT(pid, 0);
@@ -194,6 +195,60 @@ TEST(TreeSegment, AForkChildSharesTheExperimentAndItsCounts) {
   EXPECT_EQ(tree_total_except(*t, idx, int32_t(getpid())) - before, 42u);
   EXPECT_EQ(*static_cast<uint64_t*>(arena_word), 9u);
   engine.end_experiment();
+}
+
+// The coordinator's request for fresh totals: a live child answers each
+// (its totals are then those of that moment); a process that died without
+// saying so is waited for only up to the bound.
+TEST(TreeSegment, RequestsForFreshTotalsAreAnswered) {
+  TreeSegment* t = tree_create();
+  ASSERT_NE(t, nullptr);
+  int idx = tree_point_index(t, 1, "served", 6);
+  ASSERT_GE(idx, 0);
+  int32_t me = int32_t(getpid());
+  uint32_t first = __atomic_load_n(&t->publish_request, __ATOMIC_ACQUIRE);
+  int ready[2];
+  ASSERT_EQ(pipe(ready), 0);
+  pid_t pid = fork();
+  if (pid == 0) {
+    tree_after_fork_child();  // claims its slot, as the runtime's fork hook
+    if (write(ready[1], "r", 1) != 1) _exit(3);
+    for (;;) {
+      uint32_t n = tree_wait_for_request(t, 5000000);
+      TreeProcess* mine = tree_my_process(t);
+      if (mine == nullptr) _exit(2);
+      __atomic_store_n(&mine->totals[idx], uint64_t(n - first),
+                       __ATOMIC_RELAXED);
+      bool last = n - first >= 3;
+      tree_served(t, n, last);
+      if (last) _exit(0);
+    }
+  }
+  ASSERT_GT(pid, 0);
+  char c;
+  ASSERT_EQ(read(ready[0], &c, 1), 1);
+  close(ready[0]);
+  close(ready[1]);
+  for (uint32_t k = 1; k <= 3; ++k) {
+    // Generous bound: the answer takes microseconds; only a broken wake
+    // would come near it.
+    EXPECT_EQ(tree_request_totals(t, me, 10000000000ull), 0);
+    EXPECT_EQ(tree_total_except(*t, idx, me), k);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  // A slot whose process died (SIGKILL) without its final publication.
+  TreeProcess* ghost = nullptr;
+  for (auto& p : t->processes)
+    if (p.pid == 0) {
+      ghost = &p;
+      break;
+    }
+  ASSERT_NE(ghost, nullptr);
+  ghost->pid = 999999999;
+  EXPECT_EQ(tree_request_totals(t, me, 1000000), 1);
+  ghost->exited = 1;
 }
 
 }  // namespace
