@@ -28,7 +28,7 @@ __attribute__((noinline)) static uint64_t handle(uint64_t x, uint64_t n) {
 }
 
 int main(int argc, char** argv) {
-  const uint64_t units = accuracy::units_arg(argc, argv, 2400);
+  const uint64_t units = accuracy::units_arg(argc, argv, 9600);
   const uint64_t n_parse = accuracy::iterations(40000, "PARSE");
   const uint64_t n_handle = accuracy::iterations(120000, "HANDLE");
   constexpr int kWorkers = 2;

@@ -39,7 +39,7 @@ static bool read_item(int fd, uint64_t* v) {
 }
 
 int main(int argc, char** argv) {
-  const uint64_t units = accuracy::units_arg(argc, argv, 3500);
+  const uint64_t units = accuracy::units_arg(argc, argv, 7000);
   const uint64_t n_prod = accuracy::iterations(100000, "PRODUCE");
   const uint64_t n_cons = accuracy::iterations(50000, "CONSUME");
   int fds[2];
