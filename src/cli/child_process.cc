@@ -87,7 +87,7 @@ int wait_for_descendants(double limit_s) {
 }  // namespace
 
 ChildResult run_child(const std::vector<std::string>& argv,
-                      const std::vector<std::string>& env) {
+                      const std::vector<std::string>& env, bool wait_for_tree) {
   ChildResult result;
   std::vector<std::string> envs = merged_environment(env);
   std::vector<char*> cargv, cenv;
@@ -110,7 +110,7 @@ ChildResult run_child(const std::vector<std::string>& argv,
   for (int i = 0; i < 4; ++i) sigaction(kForwarded[i], &sa, &old[i]);
   // Descendants the program leaves behind (daemon(), double fork) become
   // ours rather than init's, so that we can wait for their raw data.
-  prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+  if (wait_for_tree) prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 
   pid_t pid = fork();
   if (pid == 0) {
@@ -140,7 +140,7 @@ ChildResult run_child(const std::vector<std::string>& argv,
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   g_child_pid = 0;
-  if (n != sizeof exec_errno) {
+  if (n != sizeof exec_errno && wait_for_tree) {
     double limit = descendant_wait_s();
     result.descendants_left = wait_for_descendants(limit);
     if (result.descendants_left > 0)
@@ -150,7 +150,7 @@ ChildResult run_child(const std::vector<std::string>& argv,
                    "data so far (ANDWEORC_DESCENDANT_WAIT_S sets the wait)\n",
                    limit);
   }
-  prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+  if (wait_for_tree) prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
   for (int i = 0; i < 4; ++i) sigaction(kForwarded[i], &old[i], nullptr);
 
   if (n == sizeof exec_errno) {

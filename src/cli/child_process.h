@@ -25,8 +25,11 @@ struct ChildResult {
 // `env` entries are "NAME=value" and replace same-named variables. After the
 // program exits, waits (bounded) for the processes it left behind (we are
 // their subreaper), so that their raw data is complete when it is read.
+// With `wait_for_tree` false (--no-follow-forks) only the direct child is
+// waited for.
 ChildResult run_child(const std::vector<std::string>& argv,
-                      const std::vector<std::string>& env);
+                      const std::vector<std::string>& env,
+                      bool wait_for_tree = true);
 
 // The pid of the child run_child is waiting for; 0 when there is none.
 int running_child_pid();

@@ -98,7 +98,7 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
     progress.emplace(mo);
   auto runtime_env = runtime_environment(o, *settings, runtime, data_dir);
   env.insert(env.begin(), runtime_env.begin(), runtime_env.end());
-  ChildResult child = run_child(command, env);
+  ChildResult child = run_child(command, env, o.follow_forks);
   std::string stopped;
   if (progress) {
     progress->stop();
@@ -191,6 +191,12 @@ CommandRunner add_run_command(CLI::App& app,
   cmd->add_flag("--no-progress", o->no_progress,
                 "Do not show progress (shown only when standard error is a "
                 "terminal)");
+  cmd->add_flag("--follow-forks,!--no-follow-forks", o->follow_forks,
+                "Profile the process tree as one program (default): fork "
+                "children take part in the experiments and the tool waits "
+                "for every descendant. --no-follow-forks: experiments run "
+                "in the first process only (children are still sampled) and "
+                "only the direct child is waited for");
   cmd->add_option("--format", o->format,
                   "Profile format: json, or coz (Coz's profile.coz; appended, "
                   "so runs merge). Default: coz for a .coz output, else json")

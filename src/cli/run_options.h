@@ -29,6 +29,10 @@ struct RunOptions {
   size_t top = 10;
   bool quiet = false;
   bool no_progress = false;
+  // Fork children take part in the experiments and the tool waits for every
+  // descendant (--follow-forks, the default); off: experiments stay in the
+  // first process and only the direct child is waited for.
+  bool follow_forks = true;
   // causal experiments (names as Coz's where Coz has them)
   bool no_experiments = false;
   std::string fixed_line;

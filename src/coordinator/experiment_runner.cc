@@ -13,6 +13,7 @@
 #include "runtime/raw_format.h"
 #include "runtime/raw_writer.h"
 #include "runtime/runtime.h"
+#include "runtime/shared_tree.h"
 #include "runtime/signal_safe.h"
 
 namespace andweorc::coordinator {
@@ -22,6 +23,10 @@ constexpr uint64_t kMaxLengthNs = 4000000000ull;
 // End-to-end runs hold one experiment each and cannot be paired: as Coz,
 // 30% of them are 0% baselines.
 constexpr int kZeroSpeedupPercent = 30;
+// The coordinator's lease on a running experiment (delay_engine.h
+// expires_ns), renewed every sleep slice: if its process is killed, the
+// other processes of the tree stop inserting delays within this time.
+constexpr uint64_t kLeaseNs = 1000000000ull;
 
 // Whether the region key names a function (region_key()).
 bool is_function_key(const std::string& key) {
@@ -31,6 +36,11 @@ bool is_function_key(const std::string& key) {
 }  // namespace
 
 PointSnapshot snapshot_points() {
+  // A process tree: fresh totals from every other process first (they
+  // answer within microseconds; one killed meanwhile is waited for 2 ms).
+  runtime::TreeSegment* tree = runtime::tree();
+  if (tree != nullptr)
+    runtime::tree_request_totals(tree, int32_t(getpid()), 2000000);
   runtime::PointTotal totals[ANDWEORC_MAX_COUNTERS];
   int n = std::min(runtime::points_totals(totals, ANDWEORC_MAX_COUNTERS),
                    ANDWEORC_MAX_COUNTERS);
@@ -42,6 +52,21 @@ PointSnapshot snapshot_points() {
       p.begins += totals[i].total, p.latency = true;
     if (totals[i].kind == ANDWEORC_KIND_END)
       p.ends += totals[i].total, p.latency = true;
+  }
+  // A process tree: every other process's latest published totals (ours
+  // are the fresh ones above). A point only other processes know counts
+  // too: in a prefork server, the workers count the requests.
+  if (runtime::TreeSegment* t = tree) {
+    int32_t me = int32_t(getpid());
+    for (int i = 0; i < runtime::kTreePoints; ++i) {
+      const runtime::TreePoint& tp = t->points[i];
+      if (__atomic_load_n(&tp.state, __ATOMIC_ACQUIRE) != 2) continue;
+      uint64_t others = runtime::tree_total_except(*t, i, me);
+      PointState& p = snap[std::string(tp.name, tp.name_len)];
+      if (tp.kind == ANDWEORC_KIND_THROUGHPUT) p.visits += others;
+      if (tp.kind == ANDWEORC_KIND_BEGIN) p.begins += others, p.latency = true;
+      if (tp.kind == ANDWEORC_KIND_END) p.ends += others, p.latency = true;
+    }
   }
   return snap;
 }
@@ -176,6 +201,7 @@ bool ExperimentRunner::sleep_unless_stopped(uint64_t ns, const bool* stop) {
   uint64_t end = runtime::monotonic_ns() + ns;
   while (!__atomic_load_n(stop, __ATOMIC_ACQUIRE)) {
     uint64_t now = runtime::monotonic_ns();
+    engine_.renew(now + kLeaseNs);
     if (now >= end) return true;
     uint64_t slice = std::min<uint64_t>(end - now, 10000000);
     timespec ts{time_t(slice / 1000000000u), long(slice % 1000000000u)};
@@ -237,7 +263,8 @@ ExperimentRunner::Running ExperimentRunner::begin(uint32_t sel,
   runtime::set_selection(int32_t(sel), by_function
                                            ? runtime::Granularity::kFunction
                                            : runtime::Granularity::kLine);
-  engine_.start_experiment(config_.period_ns * uint64_t(speedup) / 100);
+  engine_.start_experiment(config_.period_ns * uint64_t(speedup) / 100,
+                           r.start + kLeaseNs);
   return r;
 }
 

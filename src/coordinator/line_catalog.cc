@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "runtime/shared_tree.h"
 #include "symbols/module.h"
 #include "symbols/symbolizer.h"
 
@@ -141,7 +142,26 @@ std::unique_ptr<LineCatalog> LineCatalog::build(
       cat->ranges_.data(),          cat->ranges_.size(),
       cat->line_samples_.get(),     cat->lines_.size(),
       cat->function_samples_.get(), cat->functions_.size()};
+  cat->move_to_tree();
   return cat;
+}
+
+void LineCatalog::move_to_tree() {
+  runtime::TreeSegment* t = runtime::tree();
+  if (t == nullptr) return;
+  size_t nr = ranges_.size(), nl = std::max<size_t>(1, lines_.size()),
+         nf = std::max<size_t>(1, functions_.size());
+  auto* table = static_cast<runtime::AddressTable*>(
+      runtime::tree_alloc(t, sizeof(runtime::AddressTable)));
+  auto* ranges = static_cast<runtime::AddressRange*>(runtime::tree_alloc(
+      t, std::max<size_t>(1, nr) * sizeof(runtime::AddressRange)));
+  auto* ls = static_cast<uint64_t*>(runtime::tree_alloc(t, nl * 8));
+  auto* fs = static_cast<uint64_t*>(runtime::tree_alloc(t, nf * 8));
+  if (!table || !ranges || !ls || !fs) return;  // arena full: stay private
+  std::copy(ranges_.begin(), ranges_.end(), ranges);
+  *table = runtime::AddressTable{ranges,        nr, ls,
+                                 lines_.size(), fs, functions_.size()};
+  table_ptr_ = table;
 }
 
 std::vector<uint32_t> LineCatalog::find(const std::string& file,

@@ -38,17 +38,20 @@ class LineCatalog {
   static std::unique_ptr<LineCatalog> build(const symbols::ScopeMatcher& scope,
                                             std::vector<std::string>* notes);
 
-  const runtime::AddressTable* table() const { return &table_; }
+  // In a process tree (runtime/shared_tree.h) the table and its sample
+  // counts live in the tree's shared arena: fork children see it (even those
+  // forked before it was built) and their samples count in it.
+  const runtime::AddressTable* table() const { return table_ptr_; }
   size_t size() const { return lines_.size(); }
   const LineInfo& line(uint32_t id) const { return lines_[id]; }
   const FunctionInfo& function(uint32_t id) const { return functions_[id]; }
   size_t function_count() const { return functions_.size(); }
   // Samples attributed so far (the handler counts them).
   uint64_t line_samples(uint32_t id) const {
-    return __atomic_load_n(&line_samples_[id], __ATOMIC_RELAXED);
+    return __atomic_load_n(&table_ptr_->line_samples[id], __ATOMIC_RELAXED);
   }
   uint64_t function_samples(uint32_t id) const {
-    return __atomic_load_n(&function_samples_[id], __ATOMIC_RELAXED);
+    return __atomic_load_n(&table_ptr_->function_samples[id], __ATOMIC_RELAXED);
   }
   // Lines whose file ends with `file` (at a path component) and number is
   // `line`.
@@ -62,6 +65,11 @@ class LineCatalog {
   std::unique_ptr<uint64_t[]> line_samples_;
   std::unique_ptr<uint64_t[]> function_samples_;
   runtime::AddressTable table_;
+  // &table_, or its copy in the tree's arena (move_to_tree).
+  const runtime::AddressTable* table_ptr_ = &table_;
+  // Copies the table into the process tree's arena when there is one (all or
+  // nothing: a table half in private memory would be garbage in a child).
+  void move_to_tree();
 };
 
 }  // namespace andweorc::coordinator

@@ -215,8 +215,11 @@ void build_profile(const std::vector<RawProcess>& processes,
   std::set<std::string> main_executables;
 
   for (const RawProcess& p : processes) {
-    out->processes.push_back(
-        profile::Process{p.pid, p.executable, p.clean_exit});
+    profile::Process proc{p.pid, p.executable, p.clean_exit};
+    proc.parent = p.ppid;
+    for (const RawSample& s : p.samples) proc.samples += s.weight;
+    proc.experiments = p.tree_experiments;
+    out->processes.push_back(std::move(proc));
     main_executables.insert(p.executable);
     out->threads += p.threads.size();
     out->lost_samples += p.lost_samples;

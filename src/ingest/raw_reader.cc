@@ -238,6 +238,14 @@ bool parse_raw_bytes(const std::string& buf, const std::string& path,
       case raw::kLabelBinding:
         parse_label_binding(buf, body, end, out);
         break;
+      case raw::kTree: {
+        raw::TreeRecord tr;
+        if (read_pod(buf, body, end, &tr)) {
+          out->tree_experiments = int(tr.experiments);
+          out->tree_flags = tr.flags;
+        }
+        break;
+      }
       case raw::kEnd: {
         raw::EndRecord er;
         if (read_pod(buf, body, end, &er)) out->end_ns = er.time_ns;

@@ -85,6 +85,10 @@ struct RawProcess {
   std::vector<uint32_t> threads;  // tids seen starting
   std::vector<RawExperiment> experiments;
   std::vector<RawLabelBinding> label_bindings;  // in file order
+  // The last kTree record: experiments it took part in (-1: no record, a
+  // runtime from before issue 15), and raw::kTree* flags.
+  int tree_experiments = -1;
+  uint32_t tree_flags = 0;
 };
 
 // Appends the samples of one kSamples record, buf[pos, end), to *out; a

@@ -63,6 +63,12 @@ struct Process {
   int pid = 0;
   std::string executable;
   bool clean_exit = false;  // the runtime wrote its end record
+  // Since 1.4 (issue 15), optional in files: the parent's pid (0 unknown),
+  // this process's samples, and the causal experiments it took part in
+  // (-1: unknown).
+  int parent = 0;
+  uint64_t samples = 0;
+  int experiments = -1;
   bool operator==(const Process&) const = default;
 };
 

@@ -148,6 +148,13 @@ void read_processes(const Json& doc, std::vector<Process>* processes) {
     pr.pid = get_int(o, "pid", w, 0, std::numeric_limits<int>::max());
     pr.executable = get_string(o, "executable", w);
     pr.clean_exit = get_bool(o, "clean_exit", w);
+    // Optional (issue 15): the process tree's view.
+    if (o.contains("parent"))
+      pr.parent = get_int(o, "parent", w, 0, std::numeric_limits<int>::max());
+    if (o.contains("samples")) pr.samples = get_u64(o, "samples", w);
+    if (o.contains("experiments"))
+      pr.experiments =
+          get_int(o, "experiments", w, 0, std::numeric_limits<int>::max());
     processes->push_back(std::move(pr));
   }
 }

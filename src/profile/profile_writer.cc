@@ -68,9 +68,13 @@ nlohmann::ordered_json to_json(const Profile& p) {
                      {"source", strings(p.scope.source)}};
   OJson processes = OJson::array();
   for (const Process& pr : p.processes) {
-    processes.push_back(OJson{{"pid", pr.pid},
-                              {"executable", pr.executable},
-                              {"clean_exit", pr.clean_exit}});
+    OJson o{{"pid", pr.pid},
+            {"executable", pr.executable},
+            {"clean_exit", pr.clean_exit},
+            {"parent", pr.parent},
+            {"samples", pr.samples}};
+    if (pr.experiments >= 0) o["experiments"] = pr.experiments;
+    processes.push_back(std::move(o));
   }
   j["processes"] = std::move(processes);
   j["counts"] = OJson{{"threads", p.threads},

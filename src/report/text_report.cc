@@ -18,6 +18,7 @@
 #include "report/causal_section.h"
 #include "report/display.h"
 #include "report/label_section.h"
+#include "report/process_section.h"
 #include "report/ranked_table.h"
 #include "report/source_paths.h"
 #include "report/summary.h"
@@ -339,6 +340,8 @@ void write_text(const Profile& p, std::ostream& out,
     write_points(c, out);
     write_causal_section(c, out);
     write_label_section(p, out, options.top, c.style.heading("Labels:"));
+    write_process_section(p, out, options.top, c.width,
+                          c.style.heading("Processes:"));
   }
   write_top_lines(c, out);
   write_top_functions(c, out);

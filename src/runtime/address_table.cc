@@ -1,21 +1,46 @@
 // address_table.cc: see address_table.h.
 #include "runtime/address_table.h"
 
+#include "runtime/shared_tree.h"
+
 namespace andweorc::runtime {
 namespace {
 
-const AddressTable* g_table = nullptr;
-int32_t g_selected = -1;
-int g_granularity = int(Granularity::kLine);
+SelectionShared g_own;
+SelectionShared* g_sel = &g_own;  // &g_own or the tree's segment
+// A table outside the tree's arena (the arena was full): this process's
+// only; a child forked before it was built could not read it.
+const AddressTable* g_private_table = nullptr;
 
 }  // namespace
 
+void attach_shared_selection(SelectionShared* shared) {
+  if (shared == nullptr || shared == g_sel) return;
+  __atomic_store_n(&shared->table,
+                   __atomic_load_n(&g_sel->table, __ATOMIC_ACQUIRE),
+                   __ATOMIC_RELEASE);
+  __atomic_store_n(&shared->granularity,
+                   __atomic_load_n(&g_sel->granularity, __ATOMIC_ACQUIRE),
+                   __ATOMIC_RELEASE);
+  __atomic_store_n(&shared->selected,
+                   __atomic_load_n(&g_sel->selected, __ATOMIC_ACQUIRE),
+                   __ATOMIC_RELEASE);
+  __atomic_store_n(&g_sel, shared, __ATOMIC_RELEASE);
+}
+
 ANDWEORC_SIGNAL_SAFE const AddressTable* address_table() {
-  return __atomic_load_n(&g_table, __ATOMIC_ACQUIRE);
+  if (const AddressTable* t =
+          __atomic_load_n(&g_private_table, __ATOMIC_ACQUIRE))
+    return t;
+  return __atomic_load_n(&__atomic_load_n(&g_sel, __ATOMIC_ACQUIRE)->table,
+                         __ATOMIC_ACQUIRE);
 }
 
 void publish_address_table(const AddressTable* t) {
-  __atomic_store_n(&g_table, t, __ATOMIC_RELEASE);
+  if (g_sel != &g_own && !tree_holds(tree(), t, sizeof *t))
+    __atomic_store_n(&g_private_table, t, __ATOMIC_RELEASE);
+  else
+    __atomic_store_n(&g_sel->table, t, __ATOMIC_RELEASE);
 }
 
 ANDWEORC_SIGNAL_SAFE int32_t table_lookup(const AddressTable& t,
@@ -45,20 +70,23 @@ ANDWEORC_SIGNAL_SAFE int32_t attribute_frames(const AddressTable& t,
 
 ANDWEORC_SIGNAL_SAFE bool selection_matches(const AddressTable& t,
                                             int32_t range) {
-  int32_t sel = __atomic_load_n(&g_selected, __ATOMIC_ACQUIRE);
+  SelectionShared* shared = __atomic_load_n(&g_sel, __ATOMIC_ACQUIRE);
+  int32_t sel = __atomic_load_n(&shared->selected, __ATOMIC_ACQUIRE);
   if (sel < 0 || range < 0 || size_t(range) >= t.range_count) return false;
   const AddressRange& r = t.ranges[range];
-  if (__atomic_load_n(&g_granularity, __ATOMIC_RELAXED) ==
+  if (__atomic_load_n(&shared->granularity, __ATOMIC_RELAXED) ==
       int(Granularity::kFunction))
     return int32_t(r.function) == sel;
   return int32_t(r.line) == sel;
 }
 
 void set_selection(int32_t id, Granularity g) {
-  __atomic_store_n(&g_granularity, int(g), __ATOMIC_RELAXED);
-  __atomic_store_n(&g_selected, id, __ATOMIC_RELEASE);
+  __atomic_store_n(&g_sel->granularity, int32_t(g), __ATOMIC_RELAXED);
+  __atomic_store_n(&g_sel->selected, id, __ATOMIC_RELEASE);
 }
 
-void clear_selection() { __atomic_store_n(&g_selected, -1, __ATOMIC_RELEASE); }
+void clear_selection() {
+  __atomic_store_n(&g_sel->selected, -1, __ATOMIC_RELEASE);
+}
 
 }  // namespace andweorc::runtime

@@ -46,6 +46,21 @@ ANDWEORC_SIGNAL_SAFE int32_t table_lookup(const AddressTable& t, uint64_t addr);
 ANDWEORC_SIGNAL_SAFE int32_t attribute_frames(const AddressTable& t,
                                               const uint64_t* frames, int n);
 
+// The published table and the selection. In a process tree (delay_engine.h)
+// they live in the MAP_SHARED segment fork children inherit: a child forked
+// before the coordinator built the table still sees it once published (the
+// table's storage is in that segment too, at the same address in every
+// forked process), and the selection the coordinator sets is the selection
+// of every forked copy of the program. Atomics only.
+struct SelectionShared {
+  const AddressTable* table = nullptr;
+  int32_t selected = -1;
+  int32_t granularity = 0;  // Granularity
+};
+// Uses `shared` from now on (start-up only, before sampling starts; the
+// current table and selection are carried over).
+void attach_shared_selection(SelectionShared* shared);
+
 // What the current experiment speeds up (-1 when none).
 enum class Granularity : int { kLine = 0, kFunction = 1 };
 struct Selection {

@@ -12,12 +12,18 @@
 #include "runtime/raw_writer.h"
 #include "runtime/real_functions.h"
 #include "runtime/runtime.h"
+#include "runtime/shared_tree.h"
 
 namespace andweorc::runtime {
 namespace {
 
 constexpr long kPeriodNs = 20 * 1000 * 1000;
 constexpr int kPassesPerSnapshot = 25;  // 0.5 s
+// In a process tree the coordinator adds up every process's published
+// progress-point totals at each experiment's start and end, after asking
+// for fresh ones (tree_request_totals); without a request they are
+// published every 5 ms.
+constexpr long kTreePublishNs = 5 * 1000 * 1000;
 
 bool g_running = false;
 // Contention scaling (contention.h) is experimental and off by default:
@@ -31,14 +37,34 @@ pthread_t g_thread;
 void* collector_main(void*) {
   int pass = 0;
   while (!__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) {
-    timespec ts{0, kPeriodNs};
-    nanosleep(&ts, nullptr);
+    if (TreeSegment* t = tree()) {
+      // Answer the coordinator's requests for fresh totals at once (it
+      // waits for them at each experiment's start and end), and publish at
+      // least every 5 ms; drain once per period.
+      uint64_t end = monotonic_ns() + kPeriodNs;
+      for (uint64_t now = monotonic_ns();
+           now < end && !__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE);
+           now = monotonic_ns()) {
+        uint64_t wait = end - now < uint64_t(kTreePublishNs)
+                            ? end - now
+                            : uint64_t(kTreePublishNs);
+        uint32_t request = tree_wait_for_request(t, wait);
+        points_publish_to_tree();
+        tree_served(t, request, false);
+      }
+    } else {
+      timespec ts{0, kPeriodNs};
+      nanosleep(&ts, nullptr);
+    }
     // Only experiments use the CPU shares (the table exists only then).
     if (g_contention && address_table() != nullptr) update_contention();
     raw_write_maps_if_changed();  // a dlopen since the last snapshot
     io_lock().lock();
     raw_drain_all_rings();
-    if (++pass % kPassesPerSnapshot == 0) points_write_snapshot();
+    if (++pass % kPassesPerSnapshot == 0) {
+      points_write_snapshot();
+      write_tree_record();
+    }
     io_lock().unlock();
   }
   return nullptr;

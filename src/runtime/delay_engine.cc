@@ -102,12 +102,12 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::leave(DelayAccount& a) {
 }
 
 ANDWEORC_SIGNAL_SAFE void DelayEngine::sync_epoch(DelayAccount& a) {
-  uint32_t e = __atomic_load_n(&epoch_, __ATOMIC_ACQUIRE);
+  uint32_t e = __atomic_load_n(&s_->epoch, __ATOMIC_ACQUIRE);
   if (a.epoch != e) {
     // Start this experiment from its first instant: debts and credit from
     // the previous one are dropped, delays inserted since it began are owed.
     a.epoch = e;
-    a.local = __atomic_load_n(&start_global_, __ATOMIC_ACQUIRE);
+    a.local = __atomic_load_n(&s_->start_global, __ATOMIC_ACQUIRE);
     a.blocked_global = a.local;
     a.debt_at_block = 0;
   }
@@ -115,11 +115,14 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::sync_epoch(DelayAccount& a) {
 
 ANDWEORC_SIGNAL_SAFE void DelayEngine::add_hits(DelayAccount& a,
                                                 uint64_t hits) {
-  if (hits == 0 || !__atomic_load_n(&active_, __ATOMIC_ACQUIRE)) return;
-  __atomic_add_fetch(&hits_, hits, __ATOMIC_RELAXED);
+  if (hits == 0 || !__atomic_load_n(&s_->active, __ATOMIC_ACQUIRE)) return;
+  // The coordinator's lease ran out (its process died mid-experiment).
+  uint64_t expires = __atomic_load_n(&s_->expires_ns, __ATOMIC_ACQUIRE);
+  if (expires != 0 && clock_() > expires) return;
+  __atomic_add_fetch(&s_->hits, hits, __ATOMIC_RELAXED);
   uint64_t add = delay_per_hit() * hits * a.scale / 1024;
   if (add != 0) {
-    __atomic_add_fetch(&global_, add, __ATOMIC_ACQ_REL);
+    __atomic_add_fetch(&s_->global, add, __ATOMIC_ACQ_REL);
     add_local(a, add);  // the sped-up thread itself is not delayed
   }
 }
@@ -218,19 +221,46 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::adopt(DelayAccount& a, uint64_t token) {
   leave(a);
 }
 
-void DelayEngine::start_experiment(uint64_t delay_per_hit) {
-  __atomic_store_n(&hits_, 0, __ATOMIC_RELAXED);
-  __atomic_store_n(&start_global_, global(), __ATOMIC_RELEASE);
+void DelayEngine::attach_shared(ExperimentShared* shared) {
+  if (shared == nullptr || shared == s_) return;
+  // Carry the state over field by field (atomics, so no struct copy).
+  auto move = [](uint64_t* to, const uint64_t* from) {
+    __atomic_store_n(to, __atomic_load_n(from, __ATOMIC_ACQUIRE),
+                     __ATOMIC_RELEASE);
+  };
+  move(&shared->global, &s_->global);
+  move(&shared->delay_per_hit, &s_->delay_per_hit);
+  move(&shared->hits, &s_->hits);
+  move(&shared->start_global, &s_->start_global);
+  move(&shared->expires_ns, &s_->expires_ns);
+  __atomic_store_n(&shared->epoch,
+                   __atomic_load_n(&s_->epoch, __ATOMIC_ACQUIRE),
+                   __ATOMIC_RELEASE);
+  __atomic_store_n(&shared->active,
+                   __atomic_load_n(&s_->active, __ATOMIC_ACQUIRE),
+                   __ATOMIC_RELEASE);
+  __atomic_store_n(&s_, shared, __ATOMIC_RELEASE);
+}
+
+void DelayEngine::start_experiment(uint64_t delay_per_hit,
+                                   uint64_t expires_ns) {
+  __atomic_store_n(&s_->hits, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&s_->expires_ns, expires_ns, __ATOMIC_RELEASE);
+  __atomic_store_n(&s_->start_global, global(), __ATOMIC_RELEASE);
   note_armed(
-      __atomic_exchange_n(&delay_per_hit_, delay_per_hit, __ATOMIC_ACQ_REL),
+      __atomic_exchange_n(&s_->delay_per_hit, delay_per_hit, __ATOMIC_ACQ_REL),
       delay_per_hit);
-  __atomic_add_fetch(&epoch_, 1, __ATOMIC_ACQ_REL);
-  __atomic_store_n(&active_, true, __ATOMIC_RELEASE);
+  __atomic_add_fetch(&s_->epoch, 1, __ATOMIC_ACQ_REL);
+  __atomic_store_n(&s_->active, 1, __ATOMIC_RELEASE);
+}
+
+void DelayEngine::renew(uint64_t expires_ns) {
+  __atomic_store_n(&s_->expires_ns, expires_ns, __ATOMIC_RELEASE);
 }
 
 void DelayEngine::end_experiment() {
-  __atomic_store_n(&active_, false, __ATOMIC_RELEASE);
-  note_armed(__atomic_exchange_n(&delay_per_hit_, 0, __ATOMIC_ACQ_REL), 0);
+  __atomic_store_n(&s_->active, 0, __ATOMIC_RELEASE);
+  note_armed(__atomic_exchange_n(&s_->delay_per_hit, 0, __ATOMIC_ACQ_REL), 0);
 }
 
 void DelayEngine::note_armed(uint64_t before, uint64_t after) {

@@ -26,6 +26,16 @@
 //    thread touches the engine (it owes exactly the delays inserted since the
 //    new experiment began): experiments do not leak into each other.
 //
+// Process trees (docs/design.md, "Process trees"): the experiment state
+// every process must see (global count, delay per hit, epoch, hits, whether
+// an experiment runs, until when) is an ExperimentShared, which the engine
+// keeps inside itself or, under `andweorc run`, in a MAP_SHARED segment a
+// fork child inherits (attach_shared). Then a hit in any process of the
+// tree delays the threads of every process, and the coordinator of the
+// first process starts and ends the experiments for all of them. Every field
+// is a lock-free atomic (x86-64: plain loads/stores and locked adds), so the
+// signal handlers of all processes may use it at once.
+//
 // All member functions except the coordinator's are ANDWEORC_SIGNAL_SAFE:
 // atomics, and the injected sleeper (nanosleep + clock_gettime in
 // production). The sleeper and clock are injected so the rules above are
@@ -86,6 +96,22 @@ ANDWEORC_SIGNAL_SAFE uint64_t real_sleep(void* ctx, uint64_t ns);
 // where they would be counted as the program's (and as hits).
 ANDWEORC_SIGNAL_SAFE uint64_t real_spin(void* ctx, uint64_t ns);
 
+// The experiment state shared by every process of a tree (see above). A
+// plain struct of atomics: valid zero-initialized, in any mapping.
+struct ExperimentShared {
+  uint64_t global = 0;         // atomic; monotone
+  uint64_t delay_per_hit = 0;  // atomic; 0 outside experiments
+  uint64_t hits = 0;           // atomic
+  uint64_t start_global = 0;   // atomic; global when the epoch began
+  // atomic; CLOCK_MONOTONIC time after which hits add no delay (0: none).
+  // The coordinator's lease: if its process dies mid-experiment (SIGKILL),
+  // the other processes stop inserting delays at this time instead of
+  // delaying each other for ever.
+  uint64_t expires_ns = 0;
+  uint32_t epoch = 0;   // atomic
+  uint32_t active = 0;  // atomic; an experiment is running
+};
+
 class DelayEngine {
  public:
   // constexpr, so that the runtime's engine is constant-initialized
@@ -94,10 +120,17 @@ class DelayEngine {
   // was silently ignored that way, issue 12 item 4).
   constexpr explicit DelayEngine(Sleeper sleeper = Sleeper{real_sleep, nullptr},
                                  uint64_t (*clock)() = monotonic_ns)
-      : sleeper_(sleeper), clock_(clock) {}
+      : sleeper_(sleeper), clock_(clock), s_(&own_) {}
+  DelayEngine(const DelayEngine&) = delete;
+  DelayEngine& operator=(const DelayEngine&) = delete;
 
   // Chosen once at start-up, before any thread uses the engine.
   void set_sleeper(Sleeper sleeper) { sleeper_ = sleeper; }
+  // Uses `shared` (which must outlive the engine; e.g. a MAP_SHARED segment)
+  // instead of the engine's own state, carrying the current state over.
+  // Start-up only, before any other thread uses the engine.
+  void attach_shared(ExperimentShared* shared);
+  bool is_shared() const { return s_ != &own_; }
 
   // --- Per-thread operations (the owning thread; signal-safe). ---
   // `hits` samples of this thread hit the selection; then pays any debt.
@@ -116,17 +149,27 @@ class DelayEngine {
 
   // --- Coordinator (one thread). ---
   // Starts an experiment: a new epoch with `delay_per_hit` ns per hit.
-  void start_experiment(uint64_t delay_per_hit);
+  // Hits after `expires_ns` (the clock's time; 0: never) add nothing.
+  void start_experiment(uint64_t delay_per_hit, uint64_t expires_ns = 0);
+  // Moves the running experiment's expiry (the coordinator's lease).
+  void renew(uint64_t expires_ns);
   // Stops adding delays; debts are still paid until the next start.
   void end_experiment();
   ANDWEORC_SIGNAL_SAFE uint64_t global() const {
-    return __atomic_load_n(&global_, __ATOMIC_ACQUIRE);
+    return __atomic_load_n(&s_->global, __ATOMIC_ACQUIRE);
   }
   ANDWEORC_SIGNAL_SAFE uint64_t delay_per_hit() const {
-    return __atomic_load_n(&delay_per_hit_, __ATOMIC_ACQUIRE);
+    return __atomic_load_n(&s_->delay_per_hit, __ATOMIC_ACQUIRE);
+  }
+  // Experiments started so far, and whether one runs now.
+  ANDWEORC_SIGNAL_SAFE uint32_t epoch() const {
+    return __atomic_load_n(&s_->epoch, __ATOMIC_ACQUIRE);
+  }
+  ANDWEORC_SIGNAL_SAFE bool running() const {
+    return __atomic_load_n(&s_->active, __ATOMIC_ACQUIRE) != 0;
   }
   // Hits counted since the experiment started.
-  uint64_t hits() const { return __atomic_load_n(&hits_, __ATOMIC_ACQUIRE); }
+  uint64_t hits() const { return __atomic_load_n(&s_->hits, __ATOMIC_ACQUIRE); }
 
  private:
   // enter() is false when an operation of this thread is already under way
@@ -141,12 +184,8 @@ class DelayEngine {
 
   Sleeper sleeper_;
   uint64_t (*clock_)();
-  uint64_t global_ = 0;         // atomic; monotone
-  uint64_t delay_per_hit_ = 0;  // atomic; 0 outside experiments
-  uint64_t hits_ = 0;           // atomic
-  uint32_t epoch_ = 0;          // atomic
-  uint64_t start_global_ = 0;   // atomic; global when the epoch began
-  bool active_ = false;         // atomic; an experiment is running
+  ExperimentShared own_;  // used until attach_shared
+  ExperimentShared* s_;   // &own_ or the tree's segment
   // Debts below this are carried, not slept: a nanosleep costs tens of
   // microseconds of overshoot anyway, which credit would then absorb.
   static constexpr uint64_t kMinSleepNs = 1000;

@@ -57,7 +57,15 @@ void andweorc_fd_mark(int fd, int internal) {
       andweorc_is_original_process())
     set_bit(g_internal, fd, internal);
 }
-int andweorc_fd_internal(int fd) { return get_bit(g_internal, fd); }
+/* shared_tree.cc: a process of the tree exec'd since we last asked. */
+int andweorc_tree_exec_seen(void);
+
+int andweorc_fd_internal(int fd) {
+  /* A pipe to a process that exec'd leads outside the tree now: whichever
+   * it was, every mark made before is suspect (shared_tree.h). */
+  if (andweorc_tree_exec_seen()) andweorc_fd_clear_marks();
+  return get_bit(g_internal, fd);
+}
 
 void andweorc_fd_clear_marks(void) {
   for (int i = 0; i < MAX_FDS / 64; ++i)

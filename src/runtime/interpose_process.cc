@@ -19,6 +19,7 @@
 #include "runtime/internal_fds.h"
 #include "runtime/real_functions.h"
 #include "runtime/runtime.h"
+#include "runtime/shared_tree.h"
 
 using andweorc::runtime::real;
 using andweorc::runtime::runtime_before_exec;
@@ -34,6 +35,8 @@ namespace {
 // (shared memory) are cleared, as fork clears them.
 void before_exec() {
   if (!andweorc::runtime::is_original_process()) andweorc_fd_clear_marks();
+  // This image leaves the process tree: pipes to it lead outside now.
+  andweorc::runtime::tree_note_exec();
   runtime_before_exec();
 }
 

@@ -9,6 +9,7 @@
 #include "runtime/raw_format.h"
 #include "runtime/raw_writer.h"
 #include "runtime/runtime.h"
+#include "runtime/shared_tree.h"
 #include "runtime/thread_state.h"
 
 namespace andweorc::runtime {
@@ -157,6 +158,31 @@ int points_totals(PointTotal* out, int cap) {
     out[i - 1] = PointTotal{g_points[i].kind, g_points[i].name,
                             g_points[i].name_len, point_total(i)};
   return count - 1;
+}
+
+// Local point -> the tree's index of it (0: not looked up yet, -1: the
+// tree's table is full; else index + 1). Inherited by a fork child: the
+// tree's table is shared, so the indexes stay right.
+static int g_tree_index[kMaxPoints];
+
+ANDWEORC_SIGNAL_SAFE void points_publish_to_tree() {
+  TreeSegment* t = tree();
+  if (t == nullptr) return;
+  TreeProcess* mine = tree_my_process(t);
+  if (mine == nullptr) return;
+  int count = __atomic_load_n(&g_point_count, __ATOMIC_ACQUIRE);
+  for (int i = 1; i < count; ++i) {
+    int idx = __atomic_load_n(&g_tree_index[i], __ATOMIC_RELAXED);
+    if (idx == 0) {
+      int found = tree_point_index(t, g_points[i].kind, g_points[i].name,
+                                   g_points[i].name_len);
+      idx = found < 0 ? -1 : found + 1;
+      __atomic_store_n(&g_tree_index[i], idx, __ATOMIC_RELAXED);
+    }
+    if (idx > 0)
+      __atomic_store_n(&mine->totals[idx - 1], point_total(i),
+                       __ATOMIC_RELAXED);
+  }
 }
 
 ANDWEORC_SIGNAL_SAFE void points_write_snapshot() {

@@ -37,6 +37,12 @@ struct PointTotal {
 };
 int points_totals(PointTotal* out, int cap);
 
+// Publishes this process's totals in its slot of the process tree's shared
+// segment (shared_tree.h), where the coordinator adds them up; no-op
+// without a segment. The collector calls it every pass, the exit paths
+// once more at the end.
+ANDWEORC_SIGNAL_SAFE void points_publish_to_tree();
+
 // Writes a kPoints record with current totals. Caller holds io_lock.
 ANDWEORC_SIGNAL_SAFE void points_write_snapshot();
 

@@ -38,6 +38,7 @@ enum RecordType : uint32_t {
   kExperiment = 9,  // ExperimentHeader + file + function + ExperimentPoint...
   kLabelBinding = 10,  // LabelBindingRecord + key + value (labels.h)
   kMapsTime = 11,      // MapsTimeRecord: when the next kMaps was taken
+  kTree = 12,          // TreeRecord: the process's part in experiments
 };
 
 struct RecordHeader {
@@ -146,6 +147,20 @@ struct LabelBindingRecord {
 struct MapsTimeRecord {
   uint64_t time_ns;
 };
+
+// How many experiments the process took part in so far (its threads could
+// hit the selection and paid the delays): experiments that began while it
+// ran, plus the one running when it started. Written with every points
+// snapshot (0.5 s) and at the end, the last one wins: a process killed
+// meanwhile keeps a count up to its last snapshot. Readers that do not know
+// this record skip it: no version bump.
+struct TreeRecord {
+  uint32_t experiments;
+  uint32_t flags;  // kTree* below
+};
+inline constexpr uint32_t kTreeMember = 1;         // shares a process tree
+inline constexpr uint32_t kTreePointsFull = 2;     // tree's point table full
+inline constexpr uint32_t kTreeProcessesFull = 4;  // tree's slots all taken
 
 struct LostRecord {
   uint64_t samples;

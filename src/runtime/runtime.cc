@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "runtime/address_table.h"
+#include "runtime/blocking.h"
 #include "runtime/collector.h"
 #include "runtime/coordinator_hook.h"
 #include "runtime/early_threads.h"
@@ -25,6 +26,7 @@
 #include "runtime/raw_writer.h"
 #include "runtime/real_functions.h"
 #include "runtime/sampler_choice.h"
+#include "runtime/shared_tree.h"
 #include "runtime/signal_handlers.h"
 #include "runtime/thread_state.h"
 #include "runtime/timer_sampler.h"
@@ -60,6 +62,15 @@ int g_coordinator_pid = 0;
 CoordinatorHooks g_coordinator;
 // Threads that found the pool full (note_unprofiled_thread).
 uint64_t g_unprofiled_threads = 0;
+// The engine's epoch when this process (image or fork child) started, and
+// whether an experiment was running then (write_tree_record).
+uint32_t g_epoch_at_start = 0;
+bool g_joined_running = false;
+
+ANDWEORC_SIGNAL_SAFE void note_start_epoch() {
+  g_epoch_at_start = g_delay_engine.epoch();
+  g_joined_running = g_delay_engine.running();
+}
 
 // Tries io_lock for up to 50 ms. For paths that may run in a signal handler
 // (_exit, exec, fork): the holder may be the very thread we interrupted.
@@ -87,6 +98,8 @@ void read_config() {
   }
   if (const char* s = getenv("ANDWEORC_SAMPLER"))
     g_config.force_timer = strcmp(s, "timer") == 0;
+  if (const char* t = getenv("ANDWEORC_PROCESS_TREE"))
+    g_config.process_tree = strcmp(t, "0") != 0;
   if (const char* d = getenv("ANDWEORC_DELAY_MODE");
       d && strcmp(d, "spin") == 0)
     g_delay_engine.set_sleeper(Sleeper{real_spin, nullptr});
@@ -100,18 +113,30 @@ void on_fork_parent() {
   if (g_fork_locked) g_io_lock.unlock();
   g_fork_locked = false;
   // Pipes and socketpairs that existed at the fork may now lead to the child
-  // (another process): a wake through them is the outside world's.
-  andweorc_fd_clear_marks();
+  // (another process): a wake through them is the outside world's. Not in
+  // a process tree: the child pays the same global delay count, and pays
+  // its debt before it writes, like a thread of ours.
+  if (tree() == nullptr) andweorc_fd_clear_marks();
 }
 void on_fork_child() {
-  andweorc_fd_clear_marks();
+  if (tree() == nullptr || !g_active) andweorc_fd_clear_marks();
   if (!g_active) return;
-  // The coordinator thread does not exist in the child: no experiment may
-  // stay selected there, or its threads would be delayed forever. The child
-  // is sampled; experiments run in the original process only.
-  clear_selection();
-  g_delay_engine.end_experiment();
+  if (tree() != nullptr) {
+    // A process of the tree: the first process's coordinator selects and
+    // delays for it too (shared segment). The wrappers' armed flag is a
+    // per-process copy the coordinator cannot reach: pinned on, so they
+    // always ask the engine (which returns at once when no delay is owed).
+    __atomic_add_fetch(&andweorc_rt_delays_armed[0], 1 << 20, __ATOMIC_RELEASE);
+    tree_after_fork_child();
+  } else {
+    // The coordinator thread does not exist in the child: no experiment may
+    // stay selected there, or its threads would be delayed forever. The
+    // child is sampled; experiments run in the original process only.
+    clear_selection();
+    g_delay_engine.end_experiment();
+  }
   g_io_lock.reset_after_fork();
+  note_start_epoch();
   g_pid = int(getpid());
   // Resets the progress-point locks before anything takes them (another
   // thread of the parent may have held one at the fork).
@@ -124,6 +149,8 @@ void on_fork_child() {
   if (g_config.data_dir[0] == '\0' ||
       !raw_open(g_config.data_dir, g_sampler, g_config.period_ns)) {
     g_active = false;
+    // Not profiled: its slot in the tree must not be waited for.
+    if (TreeSegment* t = tree()) tree_served(t, 0, true);
     return;
   }
   raw_write_maps();
@@ -136,6 +163,15 @@ void on_fork_child() {
 // raw output, collector. An empty data_dir means an anonymous memory file
 // (linked mode, read back by the Runner).
 bool start_runtime() {
+  note_start_epoch();
+  // Under `andweorc run`, before any thread uses the engine or the table:
+  // the state fork children will share (shared_tree.h).
+  if (g_config.data_dir[0] != '\0' && g_config.process_tree) {
+    if (TreeSegment* t = tree_create()) {
+      g_delay_engine.attach_shared(&t->engine);
+      attach_shared_selection(&t->selection);
+    }
+  }
   if (!install_profiler_handler()) {
     fprintf(stderr,
             "andweorc: cannot install the SIGPROF handler; "
@@ -249,9 +285,28 @@ ANDWEORC_SIGNAL_SAFE bool is_original_process() {
   return int(getpid()) == g_pid;
 }
 
+ANDWEORC_SIGNAL_SAFE void write_tree_record() {
+  raw::TreeRecord tr{
+      g_delay_engine.epoch() - g_epoch_at_start + (g_joined_running ? 1 : 0),
+      0};
+  if (TreeSegment* t = tree()) {
+    tr.flags |= raw::kTreeMember;
+    if (__atomic_load_n(&t->points_full, __ATOMIC_RELAXED))
+      tr.flags |= raw::kTreePointsFull;
+    if (__atomic_load_n(&t->processes_full, __ATOMIC_RELAXED))
+      tr.flags |= raw::kTreeProcessesFull;
+  }
+  raw_write(raw::kTree, &tr, sizeof tr);
+}
+
 // Everything this process image has, ending with the end record. Caller
 // holds io_lock.
 void write_final_records() {
+  // The last totals count in the tree's sums; not waited for again.
+  points_publish_to_tree();
+  if (TreeSegment* t = tree())
+    tree_served(t, __atomic_load_n(&t->publish_request, __ATOMIC_ACQUIRE),
+                true);
   raw_drain_all_rings();
   if (uint64_t n = __atomic_load_n(&g_unprofiled_threads, __ATOMIC_RELAXED)) {
     char note[300] = "threads: ";
@@ -265,6 +320,7 @@ void write_final_records() {
     raw_write_note(note);
   }
   points_write_snapshot();
+  write_tree_record();
   probes_write_final_note();
   raw_write_maps();
   raw::EndRecord end{monotonic_ns()};
@@ -294,8 +350,9 @@ ANDWEORC_SIGNAL_SAFE void runtime_shutdown_now() {
   if (__atomic_exchange_n(&g_shut_down, true, __ATOMIC_ACQ_REL)) return;
   // No joins and no waiting: the process ends right after this, taking the
   // collector and coordinator threads with it. An experiment still running
-  // is simply not recorded.
-  delay_engine().end_experiment();
+  // is simply not recorded. Only the coordinator's process ends it: in a
+  // process tree the experiment is every process's.
+  if (g_pid == g_coordinator_pid) delay_engine().end_experiment();
   stop_all_samplers();
   bool locked = lock_io_bounded();
   if (locked) write_final_records();

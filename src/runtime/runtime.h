@@ -26,6 +26,10 @@ struct Config {
   char data_dir[1024] = {};      // where raw files go
   uint64_t period_ns = 1000000;  // ANDWEORC_SAMPLE_PERIOD_NS (default 1 ms)
   bool force_timer = false;      // ANDWEORC_SAMPLER=timer
+  // Fork children take part in the first process's experiments (a shared
+  // segment, shared_tree.h); ANDWEORC_PROCESS_TREE=0 (--no-follow-forks)
+  // keeps experiments in the first process, as before issue 15.
+  bool process_tree = true;
 };
 
 const Config& config();
@@ -75,6 +79,10 @@ void remember_loaded_objects();
 // A thread the pool had no slot for (more than kMaxThreads at once): it is
 // neither sampled nor delayed; the count goes into the profile as a note.
 void note_unprofiled_thread();
+
+// Writes a raw::TreeRecord (experiments this process took part in). Caller
+// holds io_lock.
+ANDWEORC_SIGNAL_SAFE void write_tree_record();
 
 // Process lifecycle hooks used by the interposed functions.
 void runtime_before_exec();

@@ -113,6 +113,9 @@ Profile full_profile() {
   p.settings = {true, "a.c:3", 25, false, 0.2, 7, "line"};
   p.scope = {{"MAIN"}, {"*"}};
   p.processes = {{42, "/bin/a", true}};
+  p.processes[0].parent = 1;  // the process tree's fields (issue 15)
+  p.processes[0].samples = 10;
+  p.processes[0].experiments = 1;
   p.threads = 2;
   p.samples = 10;
   p.frames = {{"f", "/src/a.c", 3, "/bin/a", false, true}};

@@ -35,6 +35,7 @@
 
 #include "interpose_stubs.h"
 #include "runtime/internal_fds.h"
+#include "runtime/shared_tree.h"
 
 namespace andweorc::runtime {
 namespace {
@@ -379,6 +380,28 @@ TEST(InterposeIoMarks, AVforkChildsDup2DoesNotMarkTheParentsNumber) {
   EXPECT_FALSE(andweorc_fd_internal(file));
   EXPECT_TRUE(andweorc_fd_internal(p.fd[1]));
   close(file);
+}
+
+// Last in this file: it maps a process tree's segment (shared_tree.h),
+// after which every exec in this process clears the marks.
+// In a process tree a fork keeps the marks (the child pays the tree's
+// delays before it writes, like a thread); once a process of the tree execs
+// it has left the tree, and a pipe to it leads outside.
+TEST(InterposeIoMarksTree, AForkChildThatExecsLeavesTheTree) {
+  ASSERT_NE(tree_create(), nullptr);
+  Pipe p;
+  ASSERT_TRUE(andweorc_fd_internal(p.fd[0]));
+  pid_t pid = fork();
+  if (pid == 0) {
+    execlp("true", "true", nullptr);
+    _exit(127);
+  }
+  ASSERT_GT(pid, 0);
+  int status;
+  waitpid(pid, &status, 0);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_FALSE(andweorc_fd_internal(p.fd[0]));
+  EXPECT_FALSE(andweorc_fd_internal(p.fd[1]));
 }
 
 }  // namespace

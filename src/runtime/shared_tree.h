@@ -1,0 +1,127 @@
+// shared_tree.h: the memory every process of a profiled process tree shares
+// (docs/design.md, "Process trees").
+//
+// Under `andweorc run` the first process maps one MAP_SHARED segment before
+// the program's main; every fork child inherits it at the same address.
+// It holds the experiment state (delay_engine.h ExperimentShared), the
+// selection and the published address table (address_table.h), an arena
+// the coordinator builds the table in (so forked copies of the program see
+// it, and their samples count towards it), and each process's progress-point
+// totals, which the coordinator adds up. All fields are lock-free atomics;
+// nothing here blocks, so handlers of every process may use it. A process
+// that dies leaves its last totals behind (they still count) and holds no
+// lock: nothing waits on another process.
+//
+// An exec'd image does not inherit the mapping: it starts its own runtime
+// (and, with experiments on, its own coordinator) as before.
+#ifndef ANDWEORC_RUNTIME_SHARED_TREE_H_
+#define ANDWEORC_RUNTIME_SHARED_TREE_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/address_table.h"
+#include "runtime/delay_engine.h"
+#include "runtime/signal_safe.h"
+
+namespace andweorc::runtime {
+
+inline constexpr int kTreePoints = 64;      // distinct points in a tree
+inline constexpr int kTreeProcesses = 256;  // processes whose totals count
+inline constexpr size_t kTreeNameMax = 112;
+
+// A progress point of the tree, named by kind and name (a point registered
+// in two processes is one point). state: 0 free, 1 being written, 2 ready.
+struct TreePoint {
+  uint32_t state;
+  int32_t kind;
+  uint32_t name_len;
+  uint32_t reserved;
+  char name[kTreeNameMax];
+};
+
+// One process's latest totals, indexed like the tree's points. pid 0: free.
+struct TreeProcess {
+  int32_t pid;
+  uint32_t served;  // the last TreeSegment::publish_request it answered
+  uint32_t exited;  // it published its final totals
+  uint32_t reserved;
+  uint64_t totals[kTreePoints];
+};
+
+struct TreeSegment {
+  uint64_t magic;
+  int32_t root_pid;  // the process that made the segment (the coordinator's)
+  uint32_t points_full;     // a point found no free entry (atomic)
+  uint32_t processes_full;  // a process found no free slot (atomic)
+  uint32_t reserved;
+  // Processes of the tree that exec'd (atomic). An exec'd image leaves the
+  // tree (it starts a runtime of its own and does not pay the tree's
+  // delays), so a pipe marked as the program's own may now lead outside:
+  // every process forgets its marks when this changes (internal_fds.h).
+  uint64_t execs;
+  // The coordinator asks every process for fresh totals by bumping this
+  // futex word (and waking the collectors that wait on it); each answers in
+  // TreeProcess::served (tree_request_totals).
+  alignas(64) uint32_t publish_request;
+  alignas(64) ExperimentShared engine;
+  alignas(64) SelectionShared selection;
+  alignas(64) uint64_t arena_used;  // bytes handed out (atomic)
+  uint64_t arena_size;
+  char* arena;  // its own MAP_SHARED|MAP_NORESERVE mapping
+  TreePoint points[kTreePoints];
+  TreeProcess processes[kTreeProcesses];
+};
+
+// Maps the segment (start-up of the first process; not signal-safe).
+// Returns nullptr when it cannot (then the process runs alone, as before).
+TreeSegment* tree_create();
+// The segment, or nullptr when there is none (not under `andweorc run`,
+// --no-follow-forks, or an exec'd image).
+ANDWEORC_SIGNAL_SAFE TreeSegment* tree();
+// Detaches this process (its runtime stopped): its threads no longer use
+// the segment's experiment state. Start-up/fork-child only.
+void tree_forget();
+
+// `bytes` (8-aligned) of zeroed shared memory from the arena, or nullptr
+// when there is no segment or the arena is full. Never freed.
+void* tree_alloc(TreeSegment* t, size_t bytes);
+// Whether [p, p + bytes) lies in the segment's arena.
+bool tree_holds(const TreeSegment* t, const void* p, size_t bytes);
+
+// The tree's index of point (kind, name), registering it; -1 when the
+// table is full. Signal-safe: bounded spins only.
+ANDWEORC_SIGNAL_SAFE int tree_point_index(TreeSegment* t, int kind,
+                                          const char* name, uint32_t len);
+// This process's slot (claimed at first use; the claim is forgotten in a
+// fork child, which claims its own); nullptr when all are taken.
+ANDWEORC_SIGNAL_SAFE TreeProcess* tree_my_process(TreeSegment* t);
+// Collector: waits up to `ns` for a request for fresh totals (futex on
+// publish_request; returns early when one comes) and returns the request
+// number to answer after publishing (tree_served).
+uint32_t tree_wait_for_request(TreeSegment* t, uint64_t ns);
+// This process published its totals for request `n`; `final` once more at
+// exit (then it is not waited for again).
+ANDWEORC_SIGNAL_SAFE void tree_served(TreeSegment* t, uint32_t n, bool final);
+// Coordinator: asks every other live process for fresh totals and waits (at
+// most `max_wait_ns`, for processes killed meanwhile) until all answered.
+// Returns how many did not answer in time.
+int tree_request_totals(TreeSegment* t, int32_t self_pid, uint64_t max_wait_ns);
+
+// In a fork child: forget the parent's slot and claim one of its own.
+void tree_after_fork_child();
+// A process of the tree is about to exec (see TreeSegment::execs).
+ANDWEORC_SIGNAL_SAFE void tree_note_exec();
+
+// Pure logic, unit-tested: the tree-wide total of point `index` made of
+// every process's published total except `skip_pid`'s (whose fresh local
+// count the caller adds instead).
+uint64_t tree_total_except(const TreeSegment& t, int index, int32_t skip_pid);
+
+}  // namespace andweorc::runtime
+
+// For internal_fds.c: true once per change of the tree's exec count since
+// this process last asked (then its marks are stale). Signal-safe.
+extern "C" int andweorc_tree_exec_seen(void);
+
+#endif  // ANDWEORC_RUNTIME_SHARED_TREE_H_

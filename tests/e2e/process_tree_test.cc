@@ -1,0 +1,137 @@
+// process_tree_test.cc: a process tree profiled as one program (issue 15):
+// fork children take part in the first process's experiments, the tool
+// waits for a double-forked grandchild, and a worker SIGKILLed by its
+// master keeps the samples it had written. Programs: programs/fork_tree.cc.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "profile/profile_json.h"
+#include "run_helpers.h"
+
+namespace andweorc::testing {
+namespace {
+
+std::string program() { return std::string(PROGRAMS_DIR) + "/fork_tree"; }
+std::string source() { return std::string(PROGRAMS_SRC) + "/fork_tree.cc"; }
+
+class ProcessTree : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = temp_dir(); }
+  void TearDown() override { std::system(("rm -rf " + dir_).c_str()); }
+  profile::Profile run(const std::vector<std::string>& options,
+                       const std::vector<std::string>& args) {
+    std::vector<std::string> cmd = {ANDWEORC_BIN,     "run",    "-q", "-o",
+                                    dir_ + "/p.json", "--seed", "7"};
+    cmd.insert(cmd.end(), options.begin(), options.end());
+    cmd.push_back("--");
+    cmd.push_back(program());
+    cmd.insert(cmd.end(), args.begin(), args.end());
+    RunResult r = run_command(cmd);
+    EXPECT_EQ(r.status, 0) << r.err;
+    profile::ReadResult p = profile::read_profile(dir_ + "/p.json");
+    EXPECT_TRUE(p.ok()) << p.error;
+    return p.ok() ? *p.profile : profile::Profile{};
+  }
+  // Samples whose leaf frame is the marked line of fork_tree.cc.
+  static uint64_t samples_at(const profile::Profile& p,
+                             const std::string& marker) {
+    int line = line_of(source(), marker);
+    uint64_t n = 0;
+    for (const auto& s : p.stacks) {
+      if (s.frames.empty()) continue;
+      const profile::Frame& f = p.frames[s.frames[0]];
+      if (f.line == line && f.file.find("fork_tree.cc") != std::string::npos)
+        n += s.samples;
+    }
+    return n;
+  }
+  // The process whose parent is not in the profile: the command itself.
+  static int root_pid(const profile::Profile& p) {
+    for (const auto& a : p.processes) {
+      bool has_parent = false;
+      for (const auto& b : p.processes) has_parent |= b.pid == a.parent;
+      if (!has_parent) return a.pid;
+    }
+    return 0;
+  }
+  std::string worker_line() {
+    return "fork_tree.cc:" + std::to_string(line_of(source(), "WORKER_LINE"));
+  }
+  std::string dir_;
+};
+
+// The parent only waits; the selected line runs in its workers alone, and
+// the progress point is counted in the workers alone. The experiments see
+// both (hits and visits), so the workers took part. Before issue 15 the
+// coordinator saw neither: no experiment ever started.
+TEST_F(ProcessTree, ForkChildrenTakePartInExperiments) {
+  profile::Profile p = run({"--fixed-line", worker_line(), "--fixed-speedup",
+                            "50", "--experiment-time", "40ms"},
+                           {"prefork", "2", "500"});
+  EXPECT_EQ(p.processes.size(), 3u);
+  int with_hits = 0, with_visits = 0;
+  for (const auto& e : p.experiments) {
+    if (e.speedup_pct == 50 && e.selected_samples > 0) {
+      ++with_hits;
+      EXPECT_GT(e.delay_s, 0);  // the workers' hits inserted delays
+    }
+    for (const auto& d : e.points)
+      if (d.name == "request" && d.visits > 0) ++with_visits;
+  }
+  EXPECT_GT(with_hits, 0);
+  EXPECT_GT(with_visits, 0);
+  EXPECT_GT(samples_at(p, "WORKER_LINE"), 0u);
+  // The process list: two workers, children of the master, each sampled and
+  // in experiments.
+  int workers = 0, root = root_pid(p);
+  for (const auto& proc : p.processes) {
+    if (proc.parent != root) continue;
+    ++workers;
+    EXPECT_GT(proc.samples, 0u);
+    EXPECT_GT(proc.experiments, 0);
+  }
+  EXPECT_EQ(workers, 2);
+}
+
+// --no-follow-forks: experiments stay in the first process, which never
+// runs the line nor counts the point.
+TEST_F(ProcessTree, NoFollowForksKeepsExperimentsInTheFirstProcess) {
+  profile::Profile p =
+      run({"--no-follow-forks", "--fixed-line", worker_line(),
+           "--fixed-speedup", "50", "--experiment-time", "40ms"},
+          {"prefork", "2", "300"});
+  for (const auto& e : p.experiments) EXPECT_EQ(e.selected_samples, 0u);
+  EXPECT_GT(samples_at(p, "WORKER_LINE"), 0u);  // still sampled
+  int root = root_pid(p), workers = 0;
+  for (const auto& proc : p.processes) {
+    if (proc.parent != root) continue;
+    ++workers;
+    EXPECT_EQ(proc.experiments, 0) << proc.pid;
+  }
+  EXPECT_EQ(workers, 2);
+}
+
+TEST_F(ProcessTree, WaitsForADoubleForkedGrandchild) {
+  profile::Profile p = run({"--no-experiments"}, {"grandchild"});
+  EXPECT_EQ(p.processes.size(), 3u);
+  for (const auto& proc : p.processes) EXPECT_TRUE(proc.clean_exit);
+  EXPECT_GT(samples_at(p, "GRANDCHILD_LINE"), 0u);
+}
+
+TEST_F(ProcessTree, AWorkerKilledByItsMasterKeepsItsSamples) {
+  profile::Profile p = run({}, {"killed"});
+  ASSERT_EQ(p.processes.size(), 2u);
+  int killed = 0;
+  for (const auto& proc : p.processes) killed += proc.clean_exit ? 0 : 1;
+  EXPECT_EQ(killed, 1);
+  EXPECT_GT(samples_at(p, "KILLED_LINE"), 0u);
+  bool warned = false;
+  for (const auto& w : p.warnings)
+    warned =
+        warned || w.find("did not shut down normally") != std::string::npos;
+  EXPECT_TRUE(warned);
+}
+
+}  // namespace
+}  // namespace andweorc::testing
