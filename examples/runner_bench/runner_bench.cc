@@ -77,6 +77,8 @@ int main(int argc, char** argv) {
   config.speedups = {25, 50, 75, 100};
   config.repetitions = 3;
   config.seed = 7;
+  // runner_bench [PROFILE [GRANULARITY]]: line (default), function or auto.
+  if (argc > 2) config.granularity = argv[2];
   andweorc::Runner runner(config);
   andweorc::Results results = runner.run("record_done");
   w.finish();
