@@ -60,9 +60,14 @@ for prof in sys.argv[2:]:
         print(f"  [{pc['name']}] significant cpu {len(sig_c)} / wall {len(sig_w)}; "
               f"implausible cpu {imp_c} / wall {imp_w}")
         for l in sig_c[:3]:
-            print("    sig(cpu)  " + fmt(l))
+            w = wl.get(key(l))
+            wb = "" if w is None or w.get("plausible_high") is None else \
+                f"; wall bound [{w['plausible_low']:.3f}, {w['plausible_high']:.3f}]"
+            print("    sig(cpu)  " + fmt(l) + wb)
         for l in pc["lines"]:
             w = wl.get(key(l))
+            if l["verdict"] == "implausible" and w is not None and w["verdict"] == "implausible":
+                print("    impl(both) " + fmt(l) + f"; wall bound [{w['plausible_low']:.3f}, {w['plausible_high']:.3f}]")
             if w is not None and w["verdict"] != l["verdict"]:
                 totals["changed"] += 1
                 print("    cpu:  " + fmt(l))
