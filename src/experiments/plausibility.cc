@@ -59,7 +59,7 @@ planner::BoundAccumulator::Bound plausibility_bound(
       reference = half_of(p.experiments[f.baseline]);
     acc.add(f.x, f.weight, reference, half_of(p.experiments[f.experiment]));
   }
-  return acc.bound(level, static_cast<double>(std::max<uint64_t>(threads, 1)));
+  return acc.bound(level, static_cast<double>(threads));  // 0: unknown
 }
 
 void judge_plausibility(const planner::BoundAccumulator::Bound& b,

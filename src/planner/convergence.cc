@@ -102,7 +102,9 @@ void ConvergenceTracker::update() {
     for (const auto& [region, e] : est) {
       auto b = ps.bounds.find(region);
       if (!judged(e) || b == ps.bounds.end()) continue;
-      BoundAccumulator::Bound bound = b->second.bound(opt.level, 1);
+      // The thread count is not known here: no hand-over cap (the report's
+      // bound, with it, can only be tighter).
+      BoundAccumulator::Bound bound = b->second.bound(opt.level, 0);
       if (bound.judged && e.low > bound.high) {
         implausible[region] = true;
         region_implausible_[region] = true;

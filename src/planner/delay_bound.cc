@@ -53,6 +53,11 @@ BoundAccumulator::Bound BoundAccumulator::bound(double level,
     b.cpu_share = e.slope;
     // With one experiment there is no spread to add: its s alone.
     b.high = e.valid ? e.high : e.slope;
+    // The hand-over cap: paused threads free at most N D of CPU, so real
+    // progress gains at most N D / T and y <= (N + 1) D/T. It keeps a
+    // region that got almost no delay bounded near 0 when the CPU rate's
+    // own noise makes the fit of s wide.
+    if (threads > 0) b.high = std::min(b.high, (threads + 1) * b.wall);
   } else {
     b.high = kWallSlack * b.wall;
   }

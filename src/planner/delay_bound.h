@@ -23,11 +23,16 @@
 //
 // A region's bound is the fit through the origin of s on x over its
 // sped-up experiments (the analysis' weights), and its upper limit at the
-// analysis' level (a measured c carries Poisson noise of its samples), so
-// a true effect is flagged only when its own interval lies above that
-// limit. Experiments that do not know their CPU (profiles before 1.5, Coz
-// imports, the preloaded planner) fall back to the wall rule: D/T and a
-// slack of kWallSlack.
+// analysis' level (a measured c carries Poisson noise of its samples, and
+// the machine's load moves it), so a true effect is flagged only when its
+// own interval lies above that limit. That limit is wide for a region
+// that got almost no delay (s is then mostly the CPU rate's noise), so it
+// is capped by what a hand-over can give at all: N threads pausing D each
+// free at most N D of CPU, real progress gains at most N D / T, and y <=
+// (N + 1) D/T, i.e. the bound is at most (N + 1) u (u the fit of D/T on
+// x; no cap when N is unknown). Experiments that do not know their CPU
+// (profiles before 1.5, Coz imports, the preloaded planner) fall back to the
+// wall rule: D/T and a slack of kWallSlack.
 //
 // Pure and dependency-free: compiled into the preloaded library too.
 #ifndef ANDWEORC_PLANNER_DELAY_BOUND_H_
@@ -69,6 +74,8 @@ class BoundAccumulator {
     double high = 0;       // the upper bound on the impact
     double low = 0;        // -threads * wall
   };
+  // threads: N above; <= 0 when unknown (no cap; the lower bound then
+  // takes N = 1).
   Bound bound(double level, double threads) const;
 
  private:

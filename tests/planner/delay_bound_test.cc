@@ -67,6 +67,23 @@ TEST(BoundAccumulator, TheUpperLimitCarriesTheSpreadOfTheMeasuredCpu) {
   EXPECT_GT(b.high, b.cpu_share + 0.01);
 }
 
+// A region that got almost no delay: its s is the CPU rate's noise, and
+// the hand-over cap (N + 1) u keeps its bound near 0.
+TEST(BoundAccumulator, TheHandOverCapBoundsARegionWithoutDelay) {
+  BoundAccumulator a;
+  Half ref{1.0, 0, 1.0};
+  int k = 0;
+  for (double x : {0.25, 0.5, 0.75, 0.25, 0.5, 0.75}) {
+    double rate = (k++ % 2 ? 1.4 : 0.8);  // the load moves the CPU rate
+    a.add(x, 1.0, ref, Half{1.0, 0.001 * x, rate});
+  }
+  BoundAccumulator::Bound uncapped = a.bound(0.95, 0);
+  BoundAccumulator::Bound capped = a.bound(0.95, 4);
+  EXPECT_GT(uncapped.high, 0.2);
+  EXPECT_NEAR(capped.high, 5 * 0.001, 1e-12);
+  EXPECT_NEAR(capped.low, -4 * 0.001, 1e-12);
+}
+
 TEST(BoundAccumulator, FallsBackToTheWallRuleWithoutCpu) {
   BoundAccumulator a;
   Half ref{1.0, 0, 1.0};
