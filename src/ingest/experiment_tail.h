@@ -31,7 +31,7 @@ namespace andweorc::ingest {
 
 class ExperimentTail {
  public:
-  static constexpr uint64_t kSampleLagNs = 50000000;
+  static constexpr uint64_t kSampleLagNs = 30000000;  // 1.5 collector passes
   // Sample times kept at most this far back (an experiment longer than
   // that, e.g. an end-to-end one, gets cpu_s unknown here; the final
   // profile has all samples).
