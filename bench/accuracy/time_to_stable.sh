@@ -40,8 +40,15 @@ for w in $(acc_workloads); do
   top=$(acc_top_row "$tool" "$tmp/p.json")
   IFS=$'\t' read -r tfile tline _ _ _ _ _ _ _ tsig _ <<<"$top" || true
   tag=$(acc_tag "${tfile:-}" "${tline:-}" "${tsig:-}")
-  lead="$(basename "${leader%:*}"):${leader##*:}"
-  [[ ${leader:-} == */$w.cc:$bl ]] && lead+=" ok" || lead+=" WRONG"
+  if [[ -n ${leader:-} && ${leader} != *:* ]]; then
+    # --granularity auto: a whole function leads (each region is a function
+    # of its own name).
+    lead="$leader()"
+    [[ $leader == "$bn" ]] && lead+=" ok" || lead+=" WRONG"
+  else
+    lead="$(basename "${leader%:*}"):${leader##*:}"
+    [[ ${leader:-} == */$w.cc:$bl ]] && lead+=" ok" || lead+=" WRONG"
+  fi
   [[ $state == stable || $state == flat ]] || slow=$((slow + 1))
   printf '%-13s %-10s %5s %8s %-8s %-22s %s\n' "$w" "$bn" "$bl" "$secs" "${state:-none}" "$lead" "$tag"
 done
