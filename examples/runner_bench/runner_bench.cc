@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <mutex>
 #include <thread>
@@ -77,6 +78,10 @@ int main(int argc, char** argv) {
   config.speedups = {25, 50, 75, 100};
   config.repetitions = 3;
   config.seed = 7;
+  // runner_bench [PROFILE [GRANULARITY [REPETITIONS]]]: granularity line
+  // (default), function or auto; fewer repetitions make a shorter run.
+  if (argc > 2) config.granularity = argv[2];
+  if (argc > 3) config.repetitions = std::atoi(argv[3]);
   andweorc::Runner runner(config);
   andweorc::Results results = runner.run("record_done");
   w.finish();

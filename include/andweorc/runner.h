@@ -78,6 +78,10 @@ struct RunnerConfig {
   std::vector<std::string> binary_scope;
   std::vector<std::string> source_scope;
   uint64_t seed = 0;  // 0: from the clock
+  // What an experiment speeds up, as `andweorc run --granularity`: "line",
+  // "function" or "auto" (functions first, then the lines of the functions
+  // that matter; max_lines then caps each of the two tiers).
+  std::string granularity = "line";
 };
 
 // One line's causal impact on the progress point.
@@ -94,6 +98,8 @@ struct Impact {
   bool significant = false;
   std::string verdict;  // e.g. "significant", "not enough data: run longer"
   int rank = 0;         // 1-based; significant lines come first
+  // "line", or "function" for a whole function (line = its first line).
+  std::string granularity = "line";
 };
 
 class ANDWEORC_API Results {

@@ -28,6 +28,7 @@ void fill_impacts(Results::Data* data) {
     i.significant = li.significant;
     i.verdict = li.verdict_text;
     i.rank = li.rank;
+    i.granularity = li.granularity;
     data->impacts.push_back(std::move(i));
   }
   if (data->impacts.empty() && data->error.empty())

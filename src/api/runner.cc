@@ -8,7 +8,8 @@
 // ExperimentRunner after a warm-up. It stops when the answer is stable or
 // flat (convergence.h), or after repetitions x max_lines x speedups blocks,
 // whichever comes first. Experiments are recorded like any other, so the
-// profile and its analysis are exactly those of `andweorc run`.
+// profile and its analysis are exactly those of `andweorc run`;
+// RunnerConfig::granularity is `run --granularity` (line, function, auto).
 #include "andweorc/runner.h"
 
 #include <pthread.h>
@@ -115,6 +116,8 @@ void run_schedule(Job* job) {
   cc.experiment_ns = uint64_t(c.round_duration.count());
   cc.seed = seed;
   cc.period_ns = runtime::config().period_ns;
+  cc.function_granularity = c.granularity == "function";
+  cc.auto_granularity = c.granularity == "auto";
   planner::PlannerOptions po =
       coordinator::ExperimentRunner::planner_options(cc);
   po.levels.clear();
@@ -158,6 +161,9 @@ std::string check_config(const RunnerConfig& c) {
     return "round_duration must be at least 1 ms";
   if (c.baseline_rounds < 0 || c.max_lines < 1 || c.repetitions < 1)
     return "baseline_rounds must be >= 0, max_lines and repetitions >= 1";
+  if (c.granularity != "line" && c.granularity != "function" &&
+      c.granularity != "auto")
+    return "granularity must be \"line\", \"function\" or \"auto\"";
   if (c.speedups.empty()) return "speedups must not be empty";
   if (std::none_of(c.speedups.begin(), c.speedups.end(),
                    [](int s) { return s > 0; }))
@@ -221,6 +227,10 @@ Results Runner::run(const std::string& point) {
   std::string error;
   if (!api::self_profile(so, &data->profile, &error) && data->error.empty())
     data->error = error;
+  // As `andweorc run` records them (profile-format.md, settings).
+  data->profile.settings.granularity =
+      config_.granularity == "function" ? "function" : "line";
+  data->profile.settings.coarse_to_fine = config_.granularity == "auto";
   api::fill_impacts(data.get());
   data->seconds = seconds();
   return results;

@@ -110,7 +110,7 @@ bool analyze_paired(const std::vector<planner::Block>& blocks,
     double x = es.speedup_pct / 100.0;
     acc.add(x, *y, std::min(e0.virtual_duration_s(), es.virtual_duration_s()));
     levels.insert(es.speedup_pct);
-    fast.push_back({b.sped_up, x, *y, es.virtual_duration_s()});
+    fast.push_back({b.sped_up, x, *y, es.virtual_duration_s(), b.baseline});
     zeros.push_back({b.baseline, 0, 0, m0->weight});
     zero_measures.push_back(*m0);
   }
@@ -315,7 +315,8 @@ Analysis analyze(const Profile& p, const AnalysisOptions& options) {
     }
     if (delays) {
       for (LineImpact& m : impacts)
-        judge_plausibility(delay_bound(p, m.points), p.threads, &m);
+        judge_plausibility(
+            plausibility_bound(p, m.points, options.level, p.threads), &m);
     }
     control_fdr(&impacts);
     rank_impacts(&impacts);

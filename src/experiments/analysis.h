@@ -40,6 +40,7 @@
 #ifndef ANDWEORC_EXPERIMENTS_ANALYSIS_H_
 #define ANDWEORC_EXPERIMENTS_ANALYSIS_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,9 @@ struct FitPoint {
   double x = 0;           // line speed-up, 0..1
   double y = 0;           // program speed-up against the line's reference
   double weight = 0;      // virtual duration, s
+  // A paired block's sped-up half: its 0% half (index into
+  // Profile::experiments); SIZE_MAX outside blocks.
+  size_t baseline = SIZE_MAX;
 };
 
 struct LineImpact {
@@ -120,6 +124,7 @@ struct LineImpact {
   // profile records no delays (Coz imports). implausible: the interval lies
   // wholly outside (then verdict = kImplausible).
   bool plausibility_judged = false;
+  bool plausible_cpu = false;  // the upper bound is in CPU terms
   double plausible_low = 0;
   double plausible_high = 0;
   bool implausible = false;

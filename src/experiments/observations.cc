@@ -25,6 +25,9 @@ planner::Observation to_observation(const profile::Experiment& e) {
   o.stream = e.pid;
   o.speedup_pct = e.speedup_pct;
   o.virtual_s = e.virtual_duration_s();
+  o.duration_s = e.duration_s;
+  o.delay_s = e.delay_s;
+  o.cpu_s = e.cpu_s;
   for (const profile::PointDelta& d : e.points)
     o.points.push_back(point_count(d));
   return o;

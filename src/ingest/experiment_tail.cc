@@ -42,9 +42,35 @@ std::vector<profile::Experiment> ExperimentTail::poll() {
   for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
     if (entry.path().extension() != raw::kRawSuffix) continue;
     FileState& state = files_[entry.path().string()];
-    if (!state.ignored) read_new(entry.path().string(), &state, &out);
+    if (state.ignored) continue;
+    read_new(entry.path().string(), &state);
+    release(&state, &out);
   }
   return out;
+}
+
+void ExperimentTail::release(FileState* state,
+                             std::vector<profile::Experiment>* out) {
+  // In record order: a later experiment never overtakes an earlier one.
+  size_t n = 0;
+  for (FileState::Pending& p : state->pending) {
+    uint64_t end = p.raw.start_ns + p.raw.duration_ns;
+    bool ready = state->period_ns == 0 || state->ended || p.waited ||
+                 state->timeline.latest() >= end + kSampleLagNs;
+    if (!ready) break;
+    out->push_back(to_experiment(p.raw, state->pid));
+    out->back().cpu_s = experiment_cpu_s(state->timeline, state->period_ns,
+                                         p.raw.start_ns, p.raw.duration_ns);
+    // Experiments of a process do not overlap: what came before this one's
+    // start is no later experiment's.
+    state->timeline.drop_before(p.raw.start_ns);
+    ++n;
+  }
+  state->pending.erase(state->pending.begin(), state->pending.begin() + n);
+  for (FileState::Pending& p : state->pending) p.waited = true;
+  uint64_t latest = state->timeline.latest();
+  if (latest > kSampleHorizonNs)
+    state->timeline.drop_before(latest - kSampleHorizonNs);
 }
 
 std::vector<RawPoint> ExperimentTail::point_totals() const {
@@ -73,8 +99,7 @@ std::vector<ExperimentTail::ProcessSamples> ExperimentTail::take_samples() {
   return out;
 }
 
-void ExperimentTail::read_new(const std::string& path, FileState* state,
-                              std::vector<profile::Experiment>* out) {
+void ExperimentTail::read_new(const std::string& path, FileState* state) {
   std::string buf = read_from(path, state->offset);
   size_t pos = 0;
   if (state->offset == 0) {
@@ -102,8 +127,18 @@ void ExperimentTail::read_new(const std::string& path, FileState* state,
       raw::ProcessRecord pr;
       std::memcpy(&pr, buf.data() + body, sizeof pr);
       state->pid = pr.pid;
-    } else if (keep_samples_ && rh.type == raw::kSamples) {
-      decode_samples(buf, body, body + rh.size, &state->samples);
+      state->period_ns = pr.period_ns;
+    } else if (rh.type == raw::kSamples) {
+      std::vector<RawSample> batch;
+      decode_samples(buf, body, body + rh.size, &batch);
+      for (const RawSample& rs : batch)
+        state->timeline.add(rs.time_ns, rs.weight);
+      if (keep_samples_)
+        state->samples.insert(state->samples.end(),
+                              std::make_move_iterator(batch.begin()),
+                              std::make_move_iterator(batch.end()));
+    } else if (rh.type == raw::kEnd) {
+      state->ended = true;
     } else if (keep_samples_ && rh.type == raw::kMaps) {
       state->maps = buf.substr(body, rh.size);
     } else if (rh.type == raw::kThread) {
@@ -117,7 +152,7 @@ void ExperimentTail::read_new(const std::string& path, FileState* state,
     } else if (rh.type == raw::kExperiment) {
       RawExperiment e;
       if (decode_experiment(buf, body, body + rh.size, &e))
-        out->push_back(to_experiment(e, state->pid));
+        state->pending.push_back({std::move(e), false});
     }
     pos = next;
   }

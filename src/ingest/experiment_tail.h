@@ -7,6 +7,14 @@
 // inside it) is left for the next poll. It also keeps each process's last
 // snapshot of its progress-point totals (written every 0.5 s), for live
 // rates (src/live).
+//
+// Each experiment gets its cpu_s (experiment_cpu.h) from the samples of its
+// window. The collector writes a thread's samples up to 20 ms after they
+// were taken, often after the experiment's own record, so an experiment is
+// held back until samples from at least kSampleLagNs past its end have been
+// read, its process has ended, or it has waited one poll (a program that
+// stopped using CPU sends no later samples); a process without a sampler
+// releases its experiments at once with cpu_s unknown.
 #ifndef ANDWEORC_INGEST_EXPERIMENT_TAIL_H_
 #define ANDWEORC_INGEST_EXPERIMENT_TAIL_H_
 
@@ -15,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "ingest/experiment_cpu.h"
 #include "ingest/raw_reader.h"
 #include "profile/profile.h"
 
@@ -22,6 +31,12 @@ namespace andweorc::ingest {
 
 class ExperimentTail {
  public:
+  static constexpr uint64_t kSampleLagNs = 30000000;  // 1.5 collector passes
+  // Sample times kept at most this far back (an experiment longer than
+  // that, e.g. an end-to-end one, gets cpu_s unknown here; the final
+  // profile has all samples).
+  static constexpr uint64_t kSampleHorizonNs = 60000000000;
+
   explicit ExperimentTail(std::string dir) : dir_(std::move(dir)) {}
 
   // Experiments completed since the previous call, from every raw file in
@@ -57,9 +72,17 @@ class ExperimentTail {
     uint64_t threads = 0;            // thread-start records seen
     std::string maps;                // the last maps snapshot
     std::vector<RawSample> samples;  // kept since the last take_samples()
+    uint64_t period_ns = 0;          // the process's sample period
+    bool ended = false;              // its end record was read
+    SampleTimeline timeline;         // sample times pending ones may need
+    struct Pending {
+      RawExperiment raw;
+      bool waited = false;  // was already pending at an earlier poll
+    };
+    std::vector<Pending> pending;  // in record order
   };
-  void read_new(const std::string& path, FileState* state,
-                std::vector<profile::Experiment>* out);
+  void read_new(const std::string& path, FileState* state);
+  void release(FileState* state, std::vector<profile::Experiment>* out);
 
   std::string dir_;
   std::map<std::string, FileState> files_;

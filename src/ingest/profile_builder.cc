@@ -8,6 +8,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "ingest/experiment_cpu.h"
 #include "ingest/label_resolver.h"
 #include "runtime/raw_format.h"
 #include "symbols/scope.h"
@@ -134,8 +135,12 @@ class LabelTable {
 };
 
 void add_experiments(const RawProcess& p, profile::Profile* out) {
-  for (const RawExperiment& re : p.experiments)
+  SampleTimeline timeline(p.samples);
+  for (const RawExperiment& re : p.experiments) {
     out->experiments.push_back(to_experiment(re, p.pid));
+    out->experiments.back().cpu_s =
+        experiment_cpu_s(timeline, p.period_ns, re.start_ns, re.duration_ns);
+  }
 }
 
 void add_process_warnings(const RawProcess& p, profile::Profile* out) {

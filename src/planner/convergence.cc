@@ -15,6 +15,10 @@ int tier(const std::string& region) {
   return region.rfind("function\t", 0) == 0 ? 1 : 0;
 }
 
+Half half(const Observation& o) {
+  return Half{o.duration_s, o.delay_s, o.cpu_s};
+}
+
 }  // namespace
 
 const char* state_name(ConvergenceState s) {
@@ -42,7 +46,9 @@ void ConvergenceTracker::add(const Observation& o) {
       std::optional<double> y = block_speedup(base, fast, p);
       if (!y) continue;
       PointState& ps = points_[{p.name, p.latency}];
-      ps.regions[o.region].add(x, *y, std::min(base.virtual_s, fast.virtual_s));
+      double w = std::min(base.virtual_s, fast.virtual_s);
+      ps.regions[o.region].add(x, *y, w);
+      ps.bounds[o.region].add(x, w, half(base), half(fast));
       ++ps.blocks;
     }
   }
@@ -60,6 +66,11 @@ bool ConvergenceTracker::significant(const std::string& region) const {
   return it != region_significant_.end() && it->second;
 }
 
+bool ConvergenceTracker::implausible(const std::string& region) const {
+  auto it = region_implausible_.find(region);
+  return it != region_implausible_.end() && it->second;
+}
+
 int ConvergenceTracker::blocks(const std::string& region) const {
   auto it = region_blocks_.find(region);
   return it == region_blocks_.end() ? 0 : it->second;
@@ -72,6 +83,7 @@ void ConvergenceTracker::update() {
   for (const auto& [region, n] : region_blocks_) s.blocks += n;
   region_in_play_.clear();
   region_significant_.clear();
+  region_implausible_.clear();
   for (const auto& [region, n] : region_blocks_)
     region_in_play_[region] = false;
   bool all_flat = true, all_settled = true, any_point = false;
@@ -85,6 +97,19 @@ void ConvergenceTracker::update() {
     auto judged = [&](const SlopeEstimate& e) {
       return e.valid && e.blocks >= opt.min_blocks;  // R1
     };
+    // R3's plausibility: the interval lies wholly above the bound.
+    std::map<std::string, bool> implausible;
+    for (const auto& [region, e] : est) {
+      auto b = ps.bounds.find(region);
+      if (!judged(e) || b == ps.bounds.end()) continue;
+      // The thread count is not known here: no hand-over cap (the report's
+      // bound, with it, can only be tighter).
+      BoundAccumulator::Bound bound = b->second.bound(opt.level, 0);
+      if (bound.judged && e.low > bound.high) {
+        implausible[region] = true;
+        region_implausible_[region] = true;
+      }
+    }
     // R2's "significant": above 0 and a Benjamini-Hochberg q-value <=
     // 1 - level among the point's judged regions (the report's rule,
     // experiments/ranking.h).
@@ -100,7 +125,8 @@ void ConvergenceTracker::update() {
     std::map<std::string, double> q_of;
     for (size_t i = 0; i < tested.size(); ++i) {
       const SlopeEstimate& e = est[*tested[i]];
-      sig[*tested[i]] = e.low > 0 && q[i] <= 1 - opt.level;
+      sig[*tested[i]] =
+          e.low > 0 && q[i] <= 1 - opt.level && !implausible[*tested[i]];
       q_of[*tested[i]] = q[i];
       if (sig[*tested[i]]) region_significant_[*tested[i]] = true;
     }
@@ -116,7 +142,7 @@ void ConvergenceTracker::update() {
       const std::string* leader = nullptr;
       for (const std::string* region : regions) {
         const SlopeEstimate& e = est[*region];
-        if (!judged(e)) continue;
+        if (!judged(e) || implausible[*region]) continue;
         if (leader == nullptr) {
           leader = region;
           continue;
@@ -141,7 +167,8 @@ void ConvergenceTracker::update() {
         bool below_useful = j && e.high < opt.useful_impact;
         bool below_leader =
             j && significant && *region != leader_name && e.high < lead->low;
-        bool playing = !j || !(below_useful || below_leader);  // R3
+        bool playing = !j || !(below_useful || below_leader ||
+                               implausible[*region]);  // R3
         if (playing) region_in_play_[*region] = true;
         if (!below_useful) flat = false;  // R5
         if (playing && *region != leader_name) {

@@ -10,7 +10,10 @@
 //     ranking rule);
 //  R3 a judged region leaves play when its interval lies below
 //     useful_impact (it cannot matter) or below the leader's interval (it
-//     cannot overtake it); an unjudged region is in play;
+//     cannot overtake it), or above what the blocks' inserted delays can
+//     explain (the plausibility bound of delay_bound.h, the report's rule:
+//     such an estimate comes from noise or drift, and it is never
+//     significant, so never the leader); an unjudged region is in play;
 //  R4 the point is stable when its leader is significant, has been the
 //     leader for stable_experiments experiments, and every other region in
 //     play is resolved against it: both intervals narrower than
@@ -36,6 +39,7 @@
 #include <utility>
 #include <vector>
 
+#include "planner/delay_bound.h"
 #include "planner/paired_blocks.h"
 
 namespace andweorc::planner {
@@ -76,6 +80,8 @@ class ConvergenceTracker {
   bool in_play(const std::string& region) const;
   // Judged and significant (R2's test) for some point.
   bool significant(const std::string& region) const;
+  // Judged and above its plausibility bound (R3) for some point.
+  bool implausible(const std::string& region) const;
   int blocks(const std::string& region) const;
 
  private:
@@ -86,6 +92,7 @@ class ConvergenceTracker {
   };
   struct PointState {
     std::map<std::string, SlopeAccumulator> regions;
+    std::map<std::string, BoundAccumulator> bounds;  // R3's plausibility
     int blocks = 0;
     std::map<int, TierLeader> leaders;  // by tier (R7)
   };
@@ -98,6 +105,7 @@ class ConvergenceTracker {
   std::map<std::string, int> region_blocks_;
   std::map<std::string, bool> region_in_play_;
   std::map<std::string, bool> region_significant_;
+  std::map<std::string, bool> region_implausible_;
   int experiments_ = 0;
   ConvergenceStatus status_;
 };

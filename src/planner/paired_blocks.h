@@ -41,6 +41,11 @@ struct Observation {
   int speedup_pct = 0;
   double virtual_s = 0;  // duration minus inserted delay
   std::vector<PointCount> points;
+  // For the plausibility bound (delay_bound.h); duration 0 / cpu < 0 when
+  // the source does not know them.
+  double duration_s = 0;
+  double delay_s = 0;
+  double cpu_s = -1;
 };
 
 // Seconds per visit (throughput) or latency in seconds; nothing when the

@@ -15,7 +15,7 @@ namespace andweorc::profile {
 
 // JSON schema version: readers reject another major version.
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 4;
+inline constexpr int kSchemaMinor = 5;
 
 // One source-level frame. An address inside inlined code expands into several
 // Frames (innermost first), the outer ones with inlined == false only for the
@@ -116,6 +116,10 @@ struct Experiment {
   double delay_s = 0;                // total delay inserted (per thread)
   uint64_t selected_samples = 0;     // samples that hit the selection
   int pid = 0;                       // process that ran it
+  // CPU time the process's sampled threads used during it (samples in its
+  // window x period, since 1.5); < 0 when unknown (older profiles, Coz
+  // imports). The plausibility bound's CPU share (plausibility.h).
+  double cpu_s = -1;
   std::vector<PointDelta> points;
   double virtual_duration_s() const { return duration_s - delay_s; }
   bool operator==(const Experiment&) const = default;

@@ -235,6 +235,8 @@ void read_experiments(const Json& doc, std::vector<Experiment>* experiments) {
     e.delay_s = get_seconds(o, "delay_s", w);
     e.selected_samples = get_u64(o, "selected_samples", w);
     e.pid = get_int(o, "pid", w, 0, std::numeric_limits<int>::max());
+    // Optional since 1.5: absent means unknown.
+    if (o.contains("cpu_s")) e.cpu_s = get_seconds(o, "cpu_s", w);
     const Json& pa = get_array(o, "points", w);
     std::string pw = join(w, "points");
     e.points.reserve(pa.size());

@@ -119,16 +119,18 @@ nlohmann::ordered_json to_json(const Profile& p) {
                              {"in_flight_start", d.in_flight_start},
                              {"in_flight_end", d.in_flight_end}});
     }
-    experiments.push_back(OJson{{"file", e.file},
-                                {"line", e.line},
-                                {"function", e.function},
-                                {"granularity", e.granularity},
-                                {"speedup_pct", e.speedup_pct},
-                                {"duration_s", seconds(e.duration_s)},
-                                {"delay_s", seconds(e.delay_s)},
-                                {"selected_samples", e.selected_samples},
-                                {"pid", e.pid},
-                                {"points", std::move(deltas)}});
+    OJson ej = OJson{{"file", e.file},
+                     {"line", e.line},
+                     {"function", e.function},
+                     {"granularity", e.granularity},
+                     {"speedup_pct", e.speedup_pct},
+                     {"duration_s", seconds(e.duration_s)},
+                     {"delay_s", seconds(e.delay_s)},
+                     {"selected_samples", e.selected_samples},
+                     {"pid", e.pid},
+                     {"points", std::move(deltas)}};
+    if (e.cpu_s >= 0) ej["cpu_s"] = seconds(e.cpu_s);
+    experiments.push_back(std::move(ej));
   }
   j["experiments"] = std::move(experiments);
   if (!p.convergence.state.empty()) {

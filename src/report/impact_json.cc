@@ -87,6 +87,8 @@ OJson impact_json(const experiments::LineImpact& m, const SourcePaths& paths,
   out["plausible_low"] = number_or_null(m.plausibility_judged, m.plausible_low);
   out["plausible_high"] =
       number_or_null(m.plausibility_judged, m.plausible_high);
+  out["plausible_basis"] =
+      m.plausibility_judged ? OJson(m.plausible_cpu ? "cpu" : "wall") : OJson();
   out["implausible"] = m.implausible;
   OJson predictions = OJson::array();
   for (double s : kPredictionSpeedups) {

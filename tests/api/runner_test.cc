@@ -101,6 +101,26 @@ TEST_F(Runner, BenchmarkFindsTheLockBoundCommit) {
   expect_report_reads(path);
 }
 
+// RunnerConfig::granularity = "auto" plans as `run --granularity auto`:
+// functions first (robust facts only: which regions were tried, and how
+// the profile says it was made).
+TEST_F(Runner, AutoGranularityStartsWithFunctions) {
+  std::string path = dir_ + "/auto.json";
+  // One repetition: a short run (24 experiments at most).
+  RunResult r = run_enabled({RUNNER_BENCH_BIN, path, "auto", "1"});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  profile::Profile p = read(path);
+  EXPECT_TRUE(p.settings.coarse_to_fine);
+  ASSERT_FALSE(p.experiments.empty());
+  EXPECT_EQ(p.experiments.front().granularity, "function");
+  // A bad value is refused with the reason, before anything runs.
+  RunResult bad =
+      run_enabled({RUNNER_BENCH_BIN, dir_ + "/bad.json", "file", "1"});
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE((bad.out + bad.err).find("granularity must be"), std::string::npos)
+      << bad.out << bad.err;
+}
+
 TEST_F(Runner, ThreadPoolServerFindsRenderForBothPoints) {
   std::string path = dir_ + "/server.json";
   RunResult r;

@@ -170,5 +170,79 @@ TEST(PlausibilityRule, ProfilesWithoutDelaysAreNotJudged) {
   }
 }
 
+// One line with impact `impact` (+-0.02 of noise) whose sped-up experiments
+// inserted `share` x of delay and ran at the CPU rate (the 0% experiments: 1
+// CPU s per wall s) whose CPU-normalised delay share is s = `cpu` x:
+// 1 - (1 - share x) / rate = cpu x. Paired blocks, or all 0% experiments
+// first (the regression against their pool).
+Profile cpu_line(double impact, double share, double cpu, bool paired,
+                 bool with_cpu = true) {
+  Profile p;
+  p.settings.enabled = true;
+  p.threads = 4;
+  std::vector<Experiment> zeros, fast;
+  for (int b = 0; b < 12; ++b) {
+    int pct = 25 * (1 + b % 3);
+    double noisy = impact + ((b % 2) ? 0.02 : -0.02);
+    Experiment z = with_share("l.c", 1, 0, 0, 0);
+    z.cpu_s = with_cpu ? z.duration_s : -1;
+    Experiment f = with_share("l.c", 1, pct, noisy, share * pct / 100.0);
+    double x = pct / 100.0;
+    double rate = (1 - share * x) / (1 - cpu * x);
+    f.cpu_s = with_cpu ? f.duration_s * rate : -1;
+    if (paired) {
+      p.experiments.push_back(z);
+      p.experiments.push_back(f);
+    } else {
+      zeros.push_back(z);
+      fast.push_back(f);
+    }
+  }
+  p.experiments.insert(p.experiments.end(), zeros.begin(), zeros.end());
+  p.experiments.insert(p.experiments.end(), fast.begin(), fast.end());
+  return p;
+}
+
+TEST(PlausibilityRuleCpu, KeepsATrueBottleneckBeyondTheWallSlack) {
+  // barrier.cc:24 on a loaded machine: 0.5 from a delay share of 0.2 x,
+  // because the paused threads' cores went to the critical thread. The
+  // wall rule (2 u = 0.4) flags it; its CPU shows the hand-over (s = 0.55
+  // x) and the CPU rule keeps it.
+  Profile with = cpu_line(0.5, 0.2, 0.55, true);
+  Profile without = cpu_line(0.5, 0.2, 0.55, true, false);
+  LineImpact m = analyze(with).impacts.front();
+  EXPECT_TRUE(m.plausible_cpu);
+  EXPECT_FALSE(m.implausible);
+  EXPECT_TRUE(m.significant);
+  EXPECT_GT(m.plausible_high, 0.5);
+  LineImpact old = analyze(without).impacts.front();
+  EXPECT_FALSE(old.plausible_cpu);
+  EXPECT_NEAR(old.plausible_high, 0.4, 1e-9);
+  EXPECT_TRUE(old.implausible);
+}
+
+TEST(PlausibilityRuleCpu, DropsAnImpactTheDelaysCannotExplainInCpuTerms) {
+  // 0.35 from a delay share of 0.2 x at an unchanged CPU rate: within the
+  // wall rule's 2 u = 0.4, but nothing handed the program more CPU, so at
+  // most 0.2 can come from the delays. Both designs.
+  for (bool paired : {true, false}) {
+    LineImpact m = analyze(cpu_line(0.35, 0.2, 0.2, paired)).impacts.front();
+    EXPECT_EQ(m.design, paired ? "paired" : "regression");
+    EXPECT_TRUE(m.plausible_cpu) << paired;
+    EXPECT_NEAR(m.plausible_high, 0.2, 0.02) << paired;
+    EXPECT_TRUE(m.implausible) << paired;
+    EXPECT_EQ(m.verdict, Verdict::kImplausible) << paired;
+    LineImpact old =
+        analyze(cpu_line(0.35, 0.2, 0.2, paired, false)).impacts.front();
+    EXPECT_FALSE(old.implausible) << paired;
+  }
+}
+
+TEST(PlausibilityRuleCpu, TheLowerBoundStaysMinusNTimesTheWallShare) {
+  LineImpact m = analyze(cpu_line(0.1, 0.2, 0.2, true)).impacts.front();
+  EXPECT_NEAR(m.plausible_low, -4 * 0.2, 1e-9);
+  EXPECT_FALSE(m.implausible);
+}
+
 }  // namespace
 }  // namespace andweorc::experiments

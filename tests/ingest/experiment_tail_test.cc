@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -119,6 +120,74 @@ TEST_F(ExperimentTailTest, ACorruptSizeStopsThatFileOnly) {
   ExperimentTail tail(dir_);
   EXPECT_EQ(tail.poll().size(), 1u);
   EXPECT_TRUE(tail.poll().empty());
+}
+
+// An experiment record of line 5 at 50%, [start, start + 200 ms).
+std::string timed_experiment(uint64_t start_ns) {
+  std::string body = experiment_body(5, 50, 100);
+  raw::ExperimentHeader h;
+  std::memcpy(&h, body.data(), sizeof h);
+  h.start_ns = start_ns;
+  std::memcpy(body.data(), &h, sizeof h);
+  return body;
+}
+
+// One sample of thread 1 at `time_ns`.
+void sample(RawFile& f, uint64_t time_ns) {
+  struct {
+    raw::SampleHeader h;
+    uint64_t frames[1];
+  } s{{1, 1, 0, time_ns, 1, 0}, {0x400010}};
+  f.record(raw::kSamples, &s, sizeof s);
+}
+
+// The collector writes a window's last samples after the experiment's
+// record: the experiment waits for them, and its cpu_s counts them.
+TEST_F(ExperimentTailTest, AnExperimentWaitsForTheSamplesOfItsWindow) {
+  RawFile f;
+  f.process(5, "/bin/prog");  // a 1 ms sampler
+  uint64_t start = 1000000000;
+  for (int i = 0; i < 150; ++i) sample(f, start + i * 1000000ull);
+  std::string e = timed_experiment(start);
+  f.record(raw::kExperiment, e.data(), e.size());
+  write("raw-5-0.awr", f.bytes());
+  ExperimentTail tail(dir_);
+  EXPECT_TRUE(tail.poll().empty());  // samples up to 150 ms only
+  for (int i = 150; i < 260; ++i) sample(f, start + i * 1000000ull);
+  write("raw-5-0.awr", f.bytes());
+  std::vector<profile::Experiment> got = tail.poll();
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_NEAR(got[0].cpu_s, 0.2, 1e-12);  // 200 samples of 1 ms
+}
+
+TEST_F(ExperimentTailTest, AnExperimentWaitsOnePollAtMost) {
+  RawFile f;
+  f.process(5, "/bin/prog");
+  uint64_t start = 1000000000;
+  for (int i = 0; i < 100; ++i) sample(f, start + i * 1000000ull);
+  std::string e = timed_experiment(start);
+  f.record(raw::kExperiment, e.data(), e.size());
+  write("raw-5-0.awr", f.bytes());
+  ExperimentTail tail(dir_);
+  EXPECT_TRUE(tail.poll().empty());
+  // The program used no more CPU: the next poll releases it as it is.
+  std::vector<profile::Experiment> got = tail.poll();
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_NEAR(got[0].cpu_s, 0.1, 1e-12);
+}
+
+TEST_F(ExperimentTailTest, TheEndOfTheProcessReleasesItsExperiments) {
+  RawFile f;
+  f.process(5, "/bin/prog");
+  std::string e = timed_experiment(1000000000);
+  f.record(raw::kExperiment, e.data(), e.size());
+  raw::EndRecord end{2000000000};
+  f.record(raw::kEnd, &end, sizeof end);
+  write("raw-5-0.awr", f.bytes());
+  ExperimentTail tail(dir_);
+  std::vector<profile::Experiment> got = tail.poll();
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_DOUBLE_EQ(got[0].cpu_s, 0);  // sampled, and no sample in it
 }
 
 std::string points_body(const std::string& name, uint32_t kind,

@@ -114,6 +114,74 @@ TEST(ConvergenceTracker, StableOnlyAfterTheLeaderLedForNExperiments) {
   EXPECT_TRUE(t.in_play("never seen"));
 }
 
+// obs() with what the plausibility bound reads (delay_bound.h): a delay
+// share of `share` x s / 100 of the wall time, and CPU at `rate` CPU seconds
+// per wall second.
+Observation timed(const std::string& region, int s, double impact, double share,
+                  double rate, double base = 0.001) {
+  Observation o = obs(region, s, impact, base);
+  double d = share * s / 100.0;
+  o.duration_s = o.virtual_s / (1 - d);
+  o.delay_s = o.duration_s - o.virtual_s;
+  o.cpu_s = o.duration_s * rate;
+  return o;
+}
+
+// "a" has the larger estimate, but its experiments inserted almost no delay
+// at an unchanged CPU rate, so nothing in them can have sped the program up
+// (LevelDB's Mutex::Lock in bench/real/results): it must not lead, and the
+// run must not stop on it. "b" had the delay (and the CPU) for its 0.3.
+TEST(ConvergenceTracker, AnImplausibleLeaderNeverMakesTheRunStable) {
+  ConvergenceOptions o;
+  o.stable_experiments = 10;
+  ConvergenceTracker t(o);
+  int levels[] = {20, 40, 60};
+  for (int i = 0; i < 60; ++i) {
+    bool a = i % 2;
+    double impact = a ? 0.8 : 0.3;
+    double noise = (i % 3 - 1) * 0.00001;
+    t.add(timed(a ? "a" : "b", 0, impact, 0, 1.0, 0.001 + noise));
+    t.add(timed(a ? "a" : "b", levels[i % 3], impact, a ? 0.01 : 0.3,
+                a ? 1.0 : 1.1, 0.001 - noise));
+  }
+  const ConvergenceStatus& s = t.status();
+  EXPECT_EQ(s.leader, "b");
+  EXPECT_EQ(s.state, ConvergenceState::kStable);
+  EXPECT_TRUE(t.implausible("a"));
+  EXPECT_FALSE(t.significant("a"));
+  EXPECT_FALSE(t.in_play("a"));
+  EXPECT_FALSE(t.implausible("b"));
+}
+
+// Alone, an implausible region leaves nothing to stop on.
+TEST(ConvergenceTracker, NoStopWhenTheOnlyCandidateIsImplausible) {
+  ConvergenceOptions o;
+  o.stable_experiments = 4;
+  ConvergenceTracker t(o);
+  for (int i = 0; i < 30; ++i) {
+    double noise = (i % 3 - 1) * 0.00001;
+    t.add(timed("a", 0, 0.8, 0, 1.0, 0.001 + noise));
+    t.add(timed("a", 40, 0.8, 0.01, 1.0, 0.001 - noise));
+  }
+  EXPECT_EQ(t.status().state, ConvergenceState::kRunning);
+  EXPECT_EQ(t.status().leader, "");
+}
+
+// Without durations (the preloaded planner's observations) nothing is
+// judged: the region leads as before.
+TEST(ConvergenceTracker, ObservationsWithoutDurationsAreNotJudged) {
+  ConvergenceOptions o;
+  o.stable_experiments = 4;
+  ConvergenceTracker t(o);
+  for (int i = 0; i < 30; ++i) {
+    double noise = (i % 3 - 1) * 0.00001;
+    t.add(obs("a", 0, 0.8, 0.001 + noise));
+    t.add(obs("a", 40, 0.8, 0.001 - noise));
+  }
+  EXPECT_EQ(t.status().leader, "a");
+  EXPECT_FALSE(t.implausible("a"));
+}
+
 TEST(ConvergenceTracker, NeedsMinBlocksBeforeJudging) {
   ConvergenceTracker t;
   t.add(obs("a", 0, 0.8));

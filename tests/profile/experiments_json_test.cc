@@ -51,7 +51,7 @@ TEST(ExperimentsJson, RoundTrip) {
 
 TEST(ExperimentsJson, Layout) {
   json j = experiments_doc();
-  EXPECT_EQ(j["version"], "1.4");
+  EXPECT_EQ(j["version"], "1.5");
   EXPECT_EQ(j["settings"]["enabled"], true);
   EXPECT_EQ(j["settings"]["fixed_speedup"], -1);
   EXPECT_EQ(j["settings"]["granularity"], "function");
@@ -76,6 +76,21 @@ TEST(ExperimentsJson, Version10FileWithoutThemReads) {
   ASSERT_TRUE(r.ok()) << r.error;
   EXPECT_EQ(r.profile->settings, ExperimentSettings{});
   EXPECT_TRUE(r.profile->experiments.empty());
+}
+
+// cpu_s (since 1.5) is written when known and absent means unknown.
+TEST(ExperimentsJson, CpuTimeIsOptional) {
+  Profile p = with_experiments();
+  p.experiments[0].cpu_s = 0.375;
+  json j = json::parse(dump_profile(p));
+  EXPECT_EQ(j["experiments"][0]["cpu_s"], 0.375);
+  EXPECT_FALSE(j["experiments"][1].contains("cpu_s"));
+  ReadResult r = parse_profile(j.dump());
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(*r.profile, p);
+  EXPECT_DOUBLE_EQ(r.profile->experiments[1].cpu_s, -1);
+  j["experiments"][0]["cpu_s"] = -2;
+  EXPECT_NE(error_of(j), "");  // a negative time is bad input
 }
 
 TEST(ExperimentsJson, NegativeInFlightRoundTrips) {

@@ -131,6 +131,7 @@ Profile full_profile() {
   e.speedup_pct = 25;
   e.duration_s = 0.2;
   e.delay_s = 0.01;
+  e.cpu_s = 0.15;
   e.points = {{"p", PointKind::kThroughput, 5, 0, 0, 0, 0},
               {"q", PointKind::kLatency, 0, 4, 3, 1, 2}};
   p.experiments = {e};
