@@ -34,6 +34,23 @@ std::string read_from(const std::string& path, uint64_t offset) {
   return buf;
 }
 
+// The times and weights of a kSamples batch, without copying its frames
+// (the progress line polls every 250 ms and needs only these); the same
+// validity rule as decode_samples.
+void add_sample_times(const std::string& buf, size_t pos, size_t end,
+                      SampleTimeline* timeline) {
+  while (pos + sizeof(raw::SampleHeader) <= end) {
+    raw::SampleHeader sh;
+    std::memcpy(&sh, buf.data() + pos, sizeof sh);
+    pos += sizeof sh;
+    size_t bytes = size_t(sh.nframes) * sizeof(uint64_t);
+    if (sh.nframes == 0 || sh.nframes > raw::kMaxFrames || pos + bytes > end)
+      return;  // corrupt batch: keep what we have
+    timeline->add(sh.time_ns, sh.weight);
+    pos += bytes;
+  }
+}
+
 }  // namespace
 
 std::vector<profile::Experiment> ExperimentTail::poll() {
@@ -128,15 +145,14 @@ void ExperimentTail::read_new(const std::string& path, FileState* state) {
       std::memcpy(&pr, buf.data() + body, sizeof pr);
       state->pid = pr.pid;
       state->period_ns = pr.period_ns;
+    } else if (rh.type == raw::kSamples && keep_samples_) {
+      size_t first = state->samples.size();
+      decode_samples(buf, body, body + rh.size, &state->samples);
+      for (size_t i = first; i < state->samples.size(); ++i)
+        state->timeline.add(state->samples[i].time_ns,
+                            state->samples[i].weight);
     } else if (rh.type == raw::kSamples) {
-      std::vector<RawSample> batch;
-      decode_samples(buf, body, body + rh.size, &batch);
-      for (const RawSample& rs : batch)
-        state->timeline.add(rs.time_ns, rs.weight);
-      if (keep_samples_)
-        state->samples.insert(state->samples.end(),
-                              std::make_move_iterator(batch.begin()),
-                              std::make_move_iterator(batch.end()));
+      add_sample_times(buf, body, body + rh.size, &state->timeline);
     } else if (rh.type == raw::kEnd) {
       state->ended = true;
     } else if (keep_samples_ && rh.type == raw::kMaps) {

@@ -158,6 +158,13 @@ TEST_F(ExperimentTailTest, AnExperimentWaitsForTheSamplesOfItsWindow) {
   std::vector<profile::Experiment> got = tail.poll();
   ASSERT_EQ(got.size(), 1u);
   EXPECT_NEAR(got[0].cpu_s, 0.2, 1e-12);  // 200 samples of 1 ms
+  // The same when the samples are kept for the live view.
+  ExperimentTail keeping(dir_);
+  keeping.keep_samples(true);
+  got = keeping.poll();
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_NEAR(got[0].cpu_s, 0.2, 1e-12);
+  EXPECT_EQ(keeping.take_samples().at(0).samples.size(), 260u);
 }
 
 TEST_F(ExperimentTailTest, AnExperimentWaitsOnePollAtMost) {
