@@ -12,8 +12,12 @@
 namespace andweorc::testing {
 namespace {
 
-std::string program() { return std::string(PROGRAMS_DIR) + "/fork_tree"; }
-std::string source() { return std::string(PROGRAMS_SRC) + "/fork_tree.cc"; }
+std::string fork_tree_program() {
+  return std::string(PROGRAMS_DIR) + "/fork_tree";
+}
+std::string fork_tree_source() {
+  return std::string(PROGRAMS_SRC) + "/fork_tree.cc";
+}
 
 class ProcessTree : public ::testing::Test {
  protected:
@@ -25,7 +29,7 @@ class ProcessTree : public ::testing::Test {
                                     dir_ + "/p.json", "--seed", "7"};
     cmd.insert(cmd.end(), options.begin(), options.end());
     cmd.push_back("--");
-    cmd.push_back(program());
+    cmd.push_back(fork_tree_program());
     cmd.insert(cmd.end(), args.begin(), args.end());
     RunResult r = run_command(cmd);
     EXPECT_EQ(r.status, 0) << r.err;
@@ -36,7 +40,7 @@ class ProcessTree : public ::testing::Test {
   // Samples whose leaf frame is the marked line of fork_tree.cc.
   static uint64_t samples_at(const profile::Profile& p,
                              const std::string& marker) {
-    int line = line_of(source(), marker);
+    int line = line_of(fork_tree_source(), marker);
     uint64_t n = 0;
     for (const auto& s : p.stacks) {
       if (s.frames.empty()) continue;
@@ -56,7 +60,8 @@ class ProcessTree : public ::testing::Test {
     return 0;
   }
   std::string worker_line() {
-    return "fork_tree.cc:" + std::to_string(line_of(source(), "WORKER_LINE"));
+    return "fork_tree.cc:" +
+           std::to_string(line_of(fork_tree_source(), "WORKER_LINE"));
   }
   std::string dir_;
 };
