@@ -12,6 +12,9 @@
  * std::atomic::wait use the futex system call directly, through glibc's
  * syscall() function: wrapping syscall() keeps them correct. A futex wait
  * that returns 0 was woken by another thread (FUTEX_WAKE), so it is credited.
+ *
+ * Which descriptors lead to another thread is decided where they are made,
+ * copied and closed: interpose_fds.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,19 +33,8 @@
 
 #include "runtime/blocking.h"
 #include "runtime/internal_fds.h"
+#include "runtime/interpose_common.h"
 #include "runtime/real_functions.h"
-
-#define EXPORT __attribute__((visibility("default")))
-
-#define REAL(name) (andweorc_real()->name)
-
-/* A blocking wait: pre_block before, post_block after (errno preserved). */
-static inline void wait_begin(void) { andweorc_rt_pre_block(); }
-static inline void wait_end(int woken_by_thread) {
-  int saved_errno = errno;
-  andweorc_rt_post_block(woken_by_thread);
-  errno = saved_errno;
-}
 
 /* ---- sleeps and signal waits: the outside world (a timer, a signal) ---- */
 
@@ -95,142 +87,6 @@ EXPORT int sigtimedwait(const sigset_t* set, siginfo_t* info,
   int rc = REAL(sigtimedwait)(set, info, t);
   wait_end(0);
   return rc;
-}
-
-/* ---- descriptors between threads (internal_fds.h) ---- */
-
-EXPORT int pipe(int fds[2]) {
-  int rc = REAL(pipe)(fds);
-  if (rc == 0) {
-    andweorc_fd_mark(fds[0], 1);
-    andweorc_fd_mark(fds[1], 1);
-  }
-  return rc;
-}
-
-EXPORT int pipe2(int fds[2], int flags) {
-  int rc = REAL(pipe2)(fds, flags);
-  if (rc == 0) {
-    andweorc_fd_mark(fds[0], 1);
-    andweorc_fd_mark(fds[1], 1);
-  }
-  return rc;
-}
-
-EXPORT int socketpair(int domain, int type, int protocol, int fds[2]) {
-  int rc = REAL(socketpair)(domain, type, protocol, fds);
-  if (rc == 0) {
-    andweorc_fd_mark(fds[0], 1);
-    andweorc_fd_mark(fds[1], 1);
-  }
-  return rc;
-}
-
-EXPORT int eventfd(unsigned initval, int flags) {
-  int fd = REAL(eventfd)(initval, flags);
-  andweorc_fd_mark(fd, 1);
-  return fd;
-}
-
-EXPORT int socket(int domain, int type, int protocol) {
-  int fd = REAL(socket)(domain, type, protocol);
-  andweorc_fd_mark(fd, 0);
-  return fd;
-}
-
-/* Our own descriptors (internal_fds.h) look closed to the program: closing
- * one fails with EBADF, as it would without the profiler. */
-EXPORT int close(int fd) {
-  if (andweorc_fd_is_ours(fd)) {
-    errno = EBADF;
-    return -1;
-  }
-  /* A vfork child closing its copy must not unmark the parent's. */
-  if (andweorc_fd_internal(fd) && andweorc_is_original_process())
-    andweorc_fd_mark(fd, 0);
-  return REAL(close)(fd);
-}
-
-/* Daemons close everything above stderr: ours stay open. */
-EXPORT int close_range(unsigned first, unsigned last, int flags) {
-  if (first > last) {
-    errno = EINVAL;
-    return -1;
-  }
-  return andweorc_close_range_guarded(first, last, flags);
-}
-
-EXPORT void closefrom(int lowfd) {
-  if (lowfd < 0) lowfd = 0;
-  if (andweorc_close_range_guarded((unsigned)lowfd, ~0U, 0) == 0 ||
-      errno != ENOSYS)
-    return;
-  /* A kernel without close_range (< 5.9): one by one, as glibc would. */
-  long max = sysconf(_SC_OPEN_MAX);
-  for (long fd = lowfd; fd < max; ++fd) close((int)fd);
-}
-
-EXPORT int dup(int fd) {
-  if (andweorc_fd_is_ours(fd)) {
-    errno = EBADF;
-    return -1;
-  }
-  int copy = REAL(dup)(fd);
-  andweorc_fd_mark(copy, andweorc_fd_internal(fd));
-  return copy;
-}
-
-/* dup2/dup3 onto one of ours: ours moves to another number first, then the
- * program gets exactly the number it asked for. */
-static int dup_onto(int fd, int to, int flags, int three) {
-  if (andweorc_fd_is_ours(fd)) {
-    errno = EBADF;
-    return -1;
-  }
-  int moved = fd != to && andweorc_fd_evict(to);
-  int copy = three ? REAL(dup3)(fd, to, flags) : REAL(dup2)(fd, to);
-  /* EBUSY: `to` is the lowest free number, reserved by an open in another
-   * thread and not yet installed. Without the profiler that thread would not
-   * exist; ours (a new thread's perf event, a raw file) take the lowest free
-   * number for a moment before moving high. The reservation lasts one
-   * system call, so trying again soon succeeds (seen in the hostile matrix:
-   * "dup onto 5 failed" about once in 100 runs). */
-  for (int tries = 0; copy < 0 && errno == EBUSY && tries < 1000; ++tries) {
-    sched_yield();
-    copy = three ? REAL(dup3)(fd, to, flags) : REAL(dup2)(fd, to);
-  }
-  if (copy < 0 && moved) {
-    int saved = errno;
-    andweorc_fd_drop_copy(to); /* without us, `to` was not open */
-    errno = saved;
-  }
-  andweorc_fd_mark(copy, andweorc_fd_internal(fd));
-  return copy;
-}
-
-EXPORT int dup2(int fd, int to) { return dup_onto(fd, to, 0, 0); }
-
-EXPORT int dup3(int fd, int to, int flags) {
-  return dup_onto(fd, to, flags, 1);
-}
-
-EXPORT int epoll_create(int size) {
-  int fd = REAL(epoll_create)(size);
-  andweorc_fd_mark(fd, 0);
-  andweorc_epoll_created(fd);
-  return fd;
-}
-
-EXPORT int epoll_create1(int flags) {
-  int fd = REAL(epoll_create1)(flags);
-  andweorc_fd_mark(fd, 0);
-  andweorc_epoll_created(fd);
-  return fd;
-}
-
-EXPORT int epoll_ctl(int epfd, int op, int fd, struct epoll_event* ev) {
-  if (op == EPOLL_CTL_ADD) andweorc_epoll_added(epfd, fd);
-  return REAL(epoll_ctl)(epfd, op, fd, ev);
 }
 
 /* ---- reads: credited when another thread of ours is the writer ---- */

@@ -26,18 +26,10 @@
 
 #include "runtime/blocking.h"
 #include "runtime/internal_fds.h"
+#include "runtime/interpose_common.h"
 #include "runtime/real_functions.h"
 
-#define EXPORT __attribute__((visibility("default")))
 #define ALIAS(name) __attribute__((visibility("default"), alias(#name)))
-
-#define REAL(name) (andweorc_real()->name)
-
-static inline void wait_end(int woken_by_thread) {
-  int saved_errno = errno;
-  andweorc_rt_post_block(woken_by_thread);
-  errno = saved_errno;
-}
 
 /* ---- vector I/O: like read and write ---- */
 

@@ -10,10 +10,7 @@
 #include "runtime/probe_points.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <link.h>
-#include <linux/hw_breakpoint.h>
-#include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -22,6 +19,7 @@
 #include "andweorc/andweorc.h"
 #include "runtime/code_patch.h"
 #include "runtime/internal_fds.h"
+#include "runtime/probe_event.h"
 #include "runtime/raw_writer.h"
 #include "runtime/runtime.h"
 
@@ -31,29 +29,6 @@ namespace andweorc::runtime {
 namespace {
 
 constexpr int kMaxEvents = 64;
-constexpr int kMaxText = 256;
-constexpr int kMaxPatchText = 400;
-
-struct ProbeEvent {
-  int slot;  // progress point
-  int fd;    // guarded (internal_fds.h); -1 when not open
-  uint64_t offset, vaddr;
-  char path[kMaxText];
-  char name[kMaxText];
-  int kind;
-  bool breakpoint;  // a hardware breakpoint, else a uprobe
-  // In-process patching (code_patch.h): the tool's plan (sixth field of the
-  // line, "" when the tool refused the address), and once patched the
-  // counter's index (-1: counted by a perf event, or not at all).
-  char patch[kMaxPatchText];
-  int patch_index;
-  // An END counted at an address (`--latency NAME=FILE:LINE,FILE:LINE`,
-  // kind 4 on the line), not at a function's return (a uretprobe).
-  bool end_at_address;
-};
-
-// The kind field's value for an END at an address (probes/probe_spec.h).
-constexpr int kKindEndAtAddress = 4;
 
 // Filled by probes_start before the coordinator (the reader of totals)
 // starts; an event's slot stays 0, which no point has, until its point is
@@ -78,110 +53,16 @@ int g_uprobe_type = -1;
 uint64_t g_retprobe_config = 1;  // format/retprobe: "config:0"
 uint64_t g_bias = 0;
 
-int uprobe_type() {
-  int fd =
-      open("/sys/bus/event_source/devices/uprobe/type", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  char buf[16] = {};
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  return n > 0 ? atoi(buf) : -1;
-}
-
-// The config bit that makes a uprobe a return probe ("config:N").
-uint64_t retprobe_config() {
-  int fd = open("/sys/bus/event_source/devices/uprobe/format/retprobe",
-                O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 1;
-  char buf[32] = {};
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  const char* colon = n > 0 ? strchr(buf, ':') : nullptr;
-  int bit = colon ? atoi(colon + 1) : 0;
-  return bit >= 0 && bit < 64 ? uint64_t(1) << bit : 1;
-}
-
 // The main executable's load bias (breakpoints need run-time addresses).
 int first_object(dl_phdr_info* info, size_t, void* out) {
   *static_cast<uint64_t*>(out) = info->dlpi_addr;
   return 1;
 }
 
-int open_event(const ProbeEvent& e, int type, uint64_t bias) {
-  perf_event_attr attr;
-  memset(&attr, 0, sizeof attr);
-  attr.size = sizeof attr;
-  if (e.breakpoint) {
-    attr.type = PERF_TYPE_BREAKPOINT;
-    attr.bp_type = HW_BREAKPOINT_X;
-    attr.bp_addr = e.vaddr + bias;
-    attr.bp_len = sizeof(long);
-  } else {
-    attr.type = uint32_t(type);
-    // END of a --latency point: the function's return (a uretprobe).
-    if (e.kind == ANDWEORC_KIND_END && !e.end_at_address)
-      attr.config = g_retprobe_config;
-    // The kernel reads this path again, from our memory, each time a new
-    // thread inherits the event: it must stay valid and unchanged for the
-    // life of the process (g_events is static and never rewritten). A
-    // dangling path makes the program's pthread_create fail (ENOENT).
-    attr.config1 = reinterpret_cast<uint64_t>(e.path);
-    attr.config2 = e.offset;
-  }
-  attr.exclude_kernel = 1;
-  attr.exclude_hv = 1;
-  // Every thread created later counts into this event (read() sums them);
-  // a forked process does not (inherit_thread), it opens its own.
-  attr.inherit = 1;
-  attr.inherit_thread = 1;
-  return int(
-      syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
-}
-
 void note(const char* text) {
   io_lock().lock();
   raw_write_note(text);
   io_lock().unlock();
-}
-
-// Parses one "NAME\tKIND\tPATH\tOFFSET\tVADDR[\tPATCH]" line into e;
-// false if bad.
-bool parse_line(const char* line, const char* end, ProbeEvent* e) {
-  const char* fields[6];
-  size_t lens[6] = {};
-  const char* p = line;
-  int count = 0;
-  for (int i = 0; i < 6 && (i < 5 || p < end); ++i) {
-    const char* stop = p;
-    while (stop < end && *stop != '\t' && *stop != '\n') ++stop;
-    fields[i] = p;
-    lens[i] = size_t(stop - p);
-    count = i + 1;
-    bool tab = stop < end && *stop == '\t';
-    p = stop < end ? stop + 1 : end;
-    if (!tab) break;
-  }
-  if (count < 5 || lens[0] == 0 || lens[0] >= kMaxText || lens[2] == 0 ||
-      lens[2] >= kMaxText)
-    return false;
-  memcpy(e->name, fields[0], lens[0]);
-  e->name[lens[0]] = '\0';
-  memcpy(e->path, fields[2], lens[2]);
-  e->path[lens[2]] = '\0';
-  e->patch[0] = '\0';
-  if (count == 6 && lens[5] < kMaxPatchText) {
-    memcpy(e->patch, fields[5], lens[5]);
-    e->patch[lens[5]] = '\0';
-  }
-  e->patch_index = -1;
-  e->kind = atoi(fields[1]);
-  e->end_at_address = e->kind == kKindEndAtAddress;
-  if (e->end_at_address) e->kind = ANDWEORC_KIND_END;
-  e->offset = strtoull(fields[3], nullptr, 16);
-  e->vaddr = strtoull(fields[4], nullptr, 16);
-  e->slot = 0;
-  e->fd = -1;
-  return e->kind >= ANDWEORC_KIND_THROUGHPUT && e->kind <= ANDWEORC_KIND_END;
 }
 
 // Patches every site that has a plan (not a return: it has no address). Sites
@@ -253,7 +134,9 @@ int open_all(int* error, int* failed) {
       }
       continue;
     }
-    int fd = (!g_breakpoints && type < 0) ? -1 : open_event(e, type, bias);
+    int fd = (!g_breakpoints && type < 0)
+                 ? -1
+                 : probe_open_event(e, type, bias, g_retprobe_config);
     int first_errno = type < 0 && !g_breakpoints ? ENOENT : errno;
     if (fd < 0 && !g_breakpoints &&
         (e.kind != ANDWEORC_KIND_END || e.end_at_address)) {
@@ -261,7 +144,7 @@ int open_all(int* error, int* failed) {
       // the tool predicted these and checked that breakpoints are allowed).
       // A return probe has no breakpoint equivalent.
       e.breakpoint = true;
-      fd = open_event(e, type, bias);
+      fd = probe_open_event(e, type, bias, g_retprobe_config);
       if (fd >= 0) ++g_uprobe_refused;
     }
     if (fd < 0) {
@@ -290,20 +173,21 @@ void probes_start() {
   char text[600];
   // The addresses are the tool's reading of one executable: a program that
   // exec'd another keeps the variable, but not the code it names.
-  char exe[kMaxText] = {};
+  char exe[kProbeTextMax] = {};
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   exe[n > 0 ? n : 0] = '\0';
   for (const char* line = spec; *line != '\0' && g_event_count < kMaxEvents;) {
     const char* end = strchr(line, '\n');
     if (end == nullptr) end = line + strlen(line);
     ProbeEvent& e = g_events[g_event_count];
-    if (parse_line(line, end, &e) && strcmp(e.path, exe) == 0) ++g_event_count;
+    if (probe_parse_line(line, end, &e) && strcmp(e.path, exe) == 0)
+      ++g_event_count;
     line = *end ? end + 1 : end;
   }
   if (g_event_count == 0) return;
   if (!g_breakpoints) {
-    g_uprobe_type = uprobe_type();
-    g_retprobe_config = retprobe_config();
+    g_uprobe_type = probe_uprobe_type();
+    g_retprobe_config = probe_retprobe_config();
   }
   dl_iterate_phdr(first_object, &g_bias);
   if (g_patching) patch_all();

@@ -1,0 +1,53 @@
+// probe_event.h: one probe address as the tool hands it to the runtime (a
+// line of ANDWEORC_PROBES), and the kernel counting event that counts it
+// when it is not patched in process. Used by probe_points.cc only.
+#ifndef ANDWEORC_RUNTIME_PROBE_EVENT_H_
+#define ANDWEORC_RUNTIME_PROBE_EVENT_H_
+
+#include <stdint.h>
+
+namespace andweorc::runtime {
+
+constexpr int kProbeTextMax = 256;
+constexpr int kProbePatchTextMax = 400;
+
+struct ProbeEvent {
+  int slot;  // progress point
+  int fd;    // guarded (internal_fds.h); -1 when not open
+  uint64_t offset, vaddr;
+  char path[kProbeTextMax];
+  char name[kProbeTextMax];
+  int kind;
+  bool breakpoint;  // a hardware breakpoint, else a uprobe
+  // In-process patching (code_patch.h): the tool's plan (sixth field of the
+  // line, "" when the tool refused the address), and once patched the
+  // counter's index (-1: counted by a perf event, or not at all).
+  char patch[kProbePatchTextMax];
+  int patch_index;
+  // An END counted at an address (`--latency NAME=FILE:LINE,FILE:LINE`,
+  // kind 4 on the line), not at a function's return (a uretprobe).
+  bool end_at_address;
+};
+
+// The kind field's value for an END at an address (probes/probe_spec.h).
+constexpr int kKindEndAtAddress = 4;
+
+// Parses one "NAME\tKIND\tPATH\tOFFSET\tVADDR[\tPATCH]" line into e;
+// false if bad.
+bool probe_parse_line(const char* line, const char* end, ProbeEvent* e);
+
+// The uprobe PMU's type (sysfs), or -1 when the kernel has none.
+int probe_uprobe_type();
+
+// The config bit that makes a uprobe a return probe ("config:N").
+uint64_t probe_retprobe_config();
+
+// Opens e's counting event (a hardware breakpoint at e.vaddr + bias, else
+// a uprobe of PMU `type`, a return probe with `retprobe_config`), inherited
+// by the threads created later; the descriptor, or -1 with errno set.
+int probe_open_event(const ProbeEvent& e, int type, uint64_t bias,
+                     uint64_t retprobe_config);
+
+}  // namespace andweorc::runtime
+
+#endif  // ANDWEORC_RUNTIME_PROBE_EVENT_H_
