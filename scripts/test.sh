@@ -84,11 +84,14 @@ if [ "${ANDWEORC_SKIP_SANITIZERS:-0}" != 1 ]; then
     fuzz_replay_coz_reader fuzz_replay_raw_reader"
   # The runtime the first pass built and tested (never sanitized, so the
   # same bytes) is reused rather than compiled again with its unsanitized
-  # twins (cmake/prebuilt_runtime.cmake).
+  # twins (cmake/prebuilt_runtime.cmake). This pass's own build directory
+  # also compiles the tool-side libraries in batches of files
+  # (ANDWEORC_UNITY_LIBS), which the demo's build directory does not.
   BUILD_DIR=build-asan ANDWEORC_TARGETS="$sanitized" scripts/build.sh \
     -DANDWEORC_PREBUILT_RUNTIME="$PWD/build/lib/libandweorc.so" \
     -DANDWEORC_BUILD_TESTS=ON -DANDWEORC_BUILD_BENCH=OFF \
-    -DANDWEORC_UNITY_TESTS=ON -DANDWEORC_SANITIZE=address,undefined -DANDWEORC_WERROR=ON \
+    -DANDWEORC_UNITY_TESTS=ON -DANDWEORC_UNITY_LIBS=ON \
+    -DANDWEORC_SANITIZE=address,undefined -DANDWEORC_WERROR=ON \
     -DANDWEORC_SANITIZED_OPT=-O0 \
     -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"

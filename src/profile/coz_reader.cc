@@ -248,12 +248,6 @@ class Importer {
   std::map<std::pair<std::string, int>, uint64_t> samples_;
 };
 
-ReadResult failure(std::string message) {
-  ReadResult r;
-  r.error = std::move(message);
-  return r;
-}
-
 ReadResult parse_unguarded(std::string_view text, std::string_view name) {
   Importer importer;
   size_t line_no = 0;
@@ -274,13 +268,13 @@ ReadResult parse_unguarded(std::string_view text, std::string_view name) {
       importer.add(line.front() == '{' ? *record_from_json(line)
                                        : record_from_tabs(line));
     } catch (const Invalid& e) {
-      return failure(
+      return ReadResult::failed(
           fmt::format("{}: line {}: {}{}", name, line_no, e.message,
                       last_unterminated ? " (the file looks truncated)" : ""));
     }
   }
   if (importer.records() == 0) {
-    return failure(fmt::format("{}: no Coz profile records", name));
+    return ReadResult::failed(fmt::format("{}: no Coz profile records", name));
   }
   ReadResult r;
   r.profile = importer.finish();
@@ -293,9 +287,10 @@ ReadResult parse_coz(std::string_view text, std::string_view name) {
   try {
     return parse_unguarded(text, name);
   } catch (const std::bad_alloc&) {
-    return failure(fmt::format("{}: out of memory while reading", name));
+    return ReadResult::failed(
+        fmt::format("{}: out of memory while reading", name));
   } catch (const std::exception& e) {
-    return failure(
+    return ReadResult::failed(
         fmt::format("{}: cannot read Coz profile: {}", name, e.what()));
   }
 }

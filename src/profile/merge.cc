@@ -163,7 +163,7 @@ class Merger {
   std::vector<const char*> differences_;
 };
 
-MergeResult failure(std::string message) {
+MergeResult merge_failure(std::string message) {
   MergeResult r;
   r.error = std::move(message);
   return r;
@@ -181,7 +181,7 @@ std::string program_name(const Profile& p) {
 
 MergeResult merge_profiles(const std::vector<MergeInput>& inputs,
                            const MergeOptions& options) {
-  if (inputs.empty()) return failure("nothing to merge");
+  if (inputs.empty()) return merge_failure("nothing to merge");
   if (!options.force) {
     const MergeInput* named = nullptr;    // first input with a program name
     const MergeInput* grained = nullptr;  // first input with experiments
@@ -189,7 +189,7 @@ MergeResult merge_profiles(const std::vector<MergeInput>& inputs,
       std::string name = program_name(*in.profile);
       if (!name.empty()) {
         if (named && program_name(*named->profile) != name) {
-          return failure(fmt::format(
+          return merge_failure(fmt::format(
               "{} and {} are profiles of different programs ({} and {}); "
               "use --force to merge them anyway",
               named->name, in.name, program_name(*named->profile), name));
@@ -199,7 +199,7 @@ MergeResult merge_profiles(const std::vector<MergeInput>& inputs,
       std::string g = granularity_of(*in.profile);
       for (const Experiment& e : in.profile->experiments) {
         if (e.granularity != g) {
-          return failure(fmt::format(
+          return merge_failure(fmt::format(
               "{} mixes experiments of {} and {} granularity; use --force to "
               "merge it anyway",
               in.name, g, e.granularity));
@@ -207,7 +207,7 @@ MergeResult merge_profiles(const std::vector<MergeInput>& inputs,
       }
       if (!g.empty()) {
         if (grained && granularity_of(*grained->profile) != g) {
-          return failure(fmt::format(
+          return merge_failure(fmt::format(
               "{} ran experiments at {} granularity but {} at {}; their "
               "results do not add up (use --force to merge them anyway)",
               grained->name, granularity_of(*grained->profile), in.name, g));
@@ -219,7 +219,7 @@ MergeResult merge_profiles(const std::vector<MergeInput>& inputs,
   Merger merger(*inputs.front().profile);
   std::string error;
   for (const MergeInput& in : inputs) {
-    if (!merger.add(*in.profile, &error)) return failure(error);
+    if (!merger.add(*in.profile, &error)) return merge_failure(error);
   }
   MergeResult r;
   r.profile = merger.finish(inputs);

@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "profile/profile.h"
 
@@ -54,6 +55,12 @@ struct ReadResult {
   std::optional<Profile> profile;  // set on success
   std::string error;               // one line, set on failure
   bool ok() const { return profile.has_value(); }
+  // A failed read with its one-line error (what every reader returns).
+  static ReadResult failed(std::string message) {
+    ReadResult r;
+    r.error = std::move(message);
+    return r;
+  }
 };
 
 // Parses profile text. `name` is used in error messages (usually the path).

@@ -9,15 +9,6 @@
 #include "profile/text_file.h"
 
 namespace andweorc::profile {
-namespace {
-
-ReadResult failure(std::string message) {
-  ReadResult r;
-  r.error = std::move(message);
-  return r;
-}
-
-}  // namespace
 
 ProfileFormat detect_format(std::string_view text) {
   size_t start = text.find_first_not_of(" \t\r\n");
@@ -43,7 +34,8 @@ ReadResult parse_any_profile(std::string_view text, std::string_view name) {
                ? parse_coz(text, name)
                : parse_profile(text, name);
   } catch (const std::exception& e) {  // bad_alloc in detect_format
-    return failure(fmt::format("{}: cannot read profile: {}", name, e.what()));
+    return ReadResult::failed(
+        fmt::format("{}: cannot read profile: {}", name, e.what()));
   }
 }
 
@@ -51,7 +43,7 @@ ReadResult load_profile(const std::string& path) {
   std::string error;
   std::optional<std::string> text =
       read_text_file(path, kMaxProfileBytes, &error);
-  if (!text) return failure(std::move(error));
+  if (!text) return ReadResult::failed(std::move(error));
   return parse_any_profile(*text, path);
 }
 

@@ -317,37 +317,31 @@ Profile read_body(const Json& doc) {
   return p;
 }
 
-ReadResult failure(std::string message) {
-  ReadResult r;
-  r.error = std::move(message);
-  return r;
-}
-
 ReadResult parse_unguarded(std::string_view text, std::string_view name) {
   size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) {
-    return failure(fmt::format("{} is empty", name));
+    return ReadResult::failed(fmt::format("{} is empty", name));
   }
   Json doc;
   try {
     doc = Json::parse(text.data(), text.data() + text.size());
   } catch (const Json::parse_error& e) {
     if (text[first] != '{') {
-      return failure(
+      return ReadResult::failed(
           fmt::format("{} is not an andweorc profile (not JSON)", name));
     }
-    return failure(
+    return ReadResult::failed(
         fmt::format("{}: truncated or corrupt JSON at byte {}", name, e.byte));
   }
   if (std::string err = check_header(doc, name); !err.empty()) {
-    return failure(std::move(err));
+    return ReadResult::failed(std::move(err));
   }
   try {
     ReadResult r;
     r.profile = read_body(doc);
     return r;
   } catch (const Invalid& e) {
-    return failure(fmt::format("{}: {}", name, e.message));
+    return ReadResult::failed(fmt::format("{}: {}", name, e.message));
   }
 }
 
@@ -357,10 +351,12 @@ ReadResult parse_profile(std::string_view text, std::string_view name) {
   try {
     return parse_unguarded(text, name);
   } catch (const std::bad_alloc&) {
-    return failure(fmt::format("{}: out of memory while reading", name));
+    return ReadResult::failed(
+        fmt::format("{}: out of memory while reading", name));
   } catch (const std::exception& e) {
     // Not expected: every access above is checked first.
-    return failure(fmt::format("{}: cannot read profile: {}", name, e.what()));
+    return ReadResult::failed(
+        fmt::format("{}: cannot read profile: {}", name, e.what()));
   }
 }
 
