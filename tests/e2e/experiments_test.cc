@@ -21,7 +21,17 @@ class Experiments : public ::testing::Test {
   void TearDown() override { std::system(("rm -rf " + dir_).c_str()); }
   profile::Profile run(const std::vector<std::string>& options,
                        const std::vector<std::string>& args) {
-    return run_profiled(dir_, program(), options, args);
+    std::vector<std::string> cmd = {ANDWEORC_BIN,     "run",    "-q", "-o",
+                                    dir_ + "/p.json", "--seed", "7"};
+    cmd.insert(cmd.end(), options.begin(), options.end());
+    cmd.push_back("--");
+    cmd.push_back(program());
+    cmd.insert(cmd.end(), args.begin(), args.end());
+    RunResult r = run_command(cmd);
+    EXPECT_EQ(r.status, 0) << r.err;
+    profile::ReadResult p = profile::read_profile(dir_ + "/p.json");
+    EXPECT_TRUE(p.ok()) << p.error;
+    return p.ok() ? *p.profile : profile::Profile{};
   }
   const experiments::LineImpact* impact(const experiments::Analysis& a,
                                         const std::string& marker) {

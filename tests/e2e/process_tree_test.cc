@@ -25,7 +25,17 @@ class ProcessTree : public ::testing::Test {
   void TearDown() override { std::system(("rm -rf " + dir_).c_str()); }
   profile::Profile run(const std::vector<std::string>& options,
                        const std::vector<std::string>& args) {
-    return run_profiled(dir_, fork_tree_program(), options, args);
+    std::vector<std::string> cmd = {ANDWEORC_BIN,     "run",    "-q", "-o",
+                                    dir_ + "/p.json", "--seed", "7"};
+    cmd.insert(cmd.end(), options.begin(), options.end());
+    cmd.push_back("--");
+    cmd.push_back(fork_tree_program());
+    cmd.insert(cmd.end(), args.begin(), args.end());
+    RunResult r = run_command(cmd);
+    EXPECT_EQ(r.status, 0) << r.err;
+    profile::ReadResult p = profile::read_profile(dir_ + "/p.json");
+    EXPECT_TRUE(p.ok()) << p.error;
+    return p.ok() ? *p.profile : profile::Profile{};
   }
   // Samples whose leaf frame is the marked line of fork_tree.cc.
   static uint64_t samples_at(const profile::Profile& p,

@@ -2,15 +2,12 @@
 #include "run_helpers.h"
 
 #include <fcntl.h>
-#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
-
-#include "profile/profile_json.h"
 
 namespace andweorc::testing {
 
@@ -54,23 +51,6 @@ RunResult run_command(const std::vector<std::string>& argv,
   r.err = read_file(err_path);
   std::system(("rm -rf " + dir).c_str());
   return r;
-}
-
-profile::Profile run_profiled(const std::string& dir,
-                              const std::string& program,
-                              const std::vector<std::string>& options,
-                              const std::vector<std::string>& args) {
-  std::vector<std::string> cmd = {ANDWEORC_BIN,    "run",    "-q", "-o",
-                                  dir + "/p.json", "--seed", "7"};
-  cmd.insert(cmd.end(), options.begin(), options.end());
-  cmd.push_back("--");
-  cmd.push_back(program);
-  cmd.insert(cmd.end(), args.begin(), args.end());
-  RunResult r = run_command(cmd);
-  EXPECT_EQ(r.status, 0) << r.err;
-  profile::ReadResult p = profile::read_profile(dir + "/p.json");
-  EXPECT_TRUE(p.ok()) << p.error;
-  return p.ok() ? *p.profile : profile::Profile{};
 }
 
 int line_of(const std::string& path, const std::string& marker) {

@@ -7,8 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "profile/profile.h"
-
 namespace andweorc::testing {
 
 struct RunResult {
@@ -26,13 +24,6 @@ int line_of(const std::string& path, const std::string& marker);
 
 // The whole file at `path`, bytes as they are ("" if it cannot be read).
 std::string read_file(const std::string& path);
-
-// `andweorc run -q -o DIR/p.json --seed 7 OPTIONS -- PROGRAM ARGS`, and the
-// profile it wrote (an empty one, with a test failure, when it did not).
-profile::Profile run_profiled(const std::string& dir,
-                              const std::string& program,
-                              const std::vector<std::string>& options,
-                              const std::vector<std::string>& args);
 
 // A fresh temporary directory, removed by the caller.
 std::string temp_dir();
