@@ -26,11 +26,9 @@ constexpr int kPassesPerSnapshot = 25;  // 0.5 s
 constexpr long kTreePublishNs = 5 * 1000 * 1000;
 
 bool g_running = false;
-// Contention scaling (contention.h) is experimental and off by default:
-// schedstat's run-queue wait also counts wake-up latency, which inflates
-// the scale of threads that block often and over-predicts thread pools and
-// event loops (bench/accuracy). ANDWEORC_CONTENTION=1 turns it on.
-bool g_contention = false;
+// Contention scaling (contention.h): off unless ANDWEORC_CONTENTION=1
+// (preempted wait) or =all (wake-up latency too); contention_share.h.
+ContentionMode g_contention = ContentionMode::kOff;
 bool g_stop = false;
 pthread_t g_thread;
 
@@ -57,7 +55,7 @@ void* collector_main(void*) {
       nanosleep(&ts, nullptr);
     }
     // Only experiments use the CPU shares (the table exists only then).
-    if (g_contention && address_table() != nullptr) update_contention();
+    if (address_table() != nullptr) update_contention(g_contention);
     raw_write_maps_if_changed();  // a dlopen since the last snapshot
     io_lock().lock();
     raw_drain_all_rings();
@@ -74,8 +72,7 @@ void* collector_main(void*) {
 
 void collector_start() {
   if (g_running) return;
-  if (const char* c = getenv("ANDWEORC_CONTENTION"); c && c[0] == '1')
-    g_contention = true;
+  g_contention = contention_mode(getenv("ANDWEORC_CONTENTION"));
   g_stop = false;
   sigset_t all, old;
   sigfillset(&all);
