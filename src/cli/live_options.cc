@@ -3,7 +3,9 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <iostream>
+#include <memory>
 #include <mutex>
 
 #include "cli/run_ingest.h"

@@ -74,6 +74,7 @@ bool ControlLoop::poll() {
   if (!refused.empty() && note) note(refused);
   if (!c) return false;
   paused = c->paused != 0;
+  ++applied;
   runtime::ControlAck ack = apply(*c);
   ack.seq = c->seq;
   listener->acknowledge(ack);

@@ -57,6 +57,7 @@ struct ControlLoop {
   std::function<void(const std::string&)> note;
   uint64_t slice_ns = 50000000;  // 50 ms: a resume is seen within it
   bool paused = false;
+  uint64_t applied = 0;  // commands applied so far
 
   // Takes and applies a new command, if any. True when one was applied.
   bool poll();

@@ -349,8 +349,13 @@ int ExperimentRunner::run_planned(planner::ExperimentPlanner* planner,
   while (!__atomic_load_n(stop, __ATOMIC_ACQUIRE)) {
     // Live controls: a new command is applied (and acknowledged) here,
     // between experiments; while paused no experiment starts.
-    if (controls_.listener != nullptr && !controls_.wait_while_paused(stop))
-      break;
+    if (controls_.listener != nullptr) {
+      uint64_t applied = controls_.applied;
+      if (!controls_.wait_while_paused(stop)) break;
+      // A new pin (or a pause) breaks the open block: its second half
+      // would be on the old region.
+      if (controls_.applied != applied) planner->discard();
+    }
     if (max_experiments > 0 && done >= max_experiments) break;
     if (until_settled && planner->tracker().status().state !=
                              planner::ConvergenceState::kRunning)

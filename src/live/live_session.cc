@@ -101,9 +101,10 @@ std::pair<int, std::string> LiveSession::control(const std::string& body) {
                         {"error",
                          "a control request is a JSON object with "
                          "an \"action\""}});
-  std::string action = req["action"];
-  std::string target =
-      req.contains("target") && req["target"].is_string() ? req["target"] : "";
+  std::string action = req["action"].get<std::string>();
+  std::string target;
+  if (req.contains("target") && req["target"].is_string())
+    target = req["target"].get<std::string>();
   if (finished_)
     return answer(409, {{"ok", false}, {"error", "the program has ended"}});
   if (action == "snapshot") {

@@ -101,9 +101,8 @@ class LiveSession {
   symbols::Symbolizer symbolizer_;
   std::map<int, std::pair<std::string, symbols::ProcessMaps>> maps_;
   double last_line_s_ = -1;  // when the stream last got a line
-  std::unique_ptr<LineStream> stream_;
-  std::unique_ptr<LiveServer> server_;
-  std::unique_ptr<TtyView> tty_;
+  // Used by the server's threads: declared before server_, so destroyed
+  // after it has stopped.
   std::atomic<bool> finished_{false};  // read by control() unlocked
   std::chrono::steady_clock::time_point started_ =
       std::chrono::steady_clock::now();
@@ -112,6 +111,9 @@ class LiveSession {
   std::mutex events_mu_;    // guards the two below
   std::string last_snapshot_;
   std::string snapshot_error_;
+  std::unique_ptr<LineStream> stream_;
+  std::unique_ptr<LiveServer> server_;
+  std::unique_ptr<TtyView> tty_;
 };
 
 }  // namespace andweorc::live

@@ -43,7 +43,7 @@ let origin = null;
 let child = null;
 await withBrowser({allow: u => origin !== null && u.startsWith(origin + '/')},
                   async ({page, errors, requests}) => {
-  child = spawn(andweorc, ['run', '-q', '--live', '--max-time', '10s',
+  child = spawn(andweorc, ['run', '-q', '--live', '--max-time', '12s',
                                  '-o', profile, '--', program, 'items',
                                  '1000000000'],
                       {stdio: ['ignore', 'ignore', 'pipe']});
@@ -108,7 +108,7 @@ await withBrowser({allow: u => origin !== null && u.startsWith(origin + '/')},
   check((await control()).paused === '1', 'the page shows the pause applied');
   // Experiments that ended before the pause reach the page within a poll
   // of the raw files and one of the page; none may come after that.
-  await page.waitForTimeout(800);
+  await page.waitForTimeout(1000);
   const atPause = await experimentsShown(page);
   await page.waitForTimeout(1500);
   const stillPaused = await experimentsShown(page);
