@@ -17,9 +17,12 @@
 namespace andweorc::live {
 namespace {
 
-// The browser keeps a connection open between polls; two workers serve
-// one page and a second tab. cpp-httplib's default pool would start eight.
-constexpr size_t kWorkers = 2;
+// The browser keeps a connection open between polls, and a worker serves
+// one connection until it closes: the page's state poll, its control
+// requests (a POST and the acknowledgement's poll can overlap the state
+// poll) and a second tab need four. cpp-httplib's default pool would start
+// eight.
+constexpr size_t kWorkers = 4;
 
 bool is_loopback(const std::string& host) {
   in_addr v4{};

@@ -152,8 +152,10 @@ std::string LiveSession::controls_json() {
   nlohmann::ordered_json j;
   j["available"] = controls_ != nullptr;
   j["snapshots"] = bool(o_.snapshot);
-  if (controls_)
-    for (auto& [k, v] : controls_->state().items()) j[k] = v;
+  if (controls_) {
+    nlohmann::ordered_json state = controls_->state();
+    for (auto& [k, v] : state.items()) j[k] = v;
+  }
   {
     std::lock_guard<std::mutex> lock(events_mu_);
     j["snapshot"] = last_snapshot_.empty()

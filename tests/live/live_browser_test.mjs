@@ -136,7 +136,8 @@ await withBrowser({allow: u => origin !== null && u.startsWith(origin + '/')},
 
   await page.click('#ctl-snapshot');
   await page.waitForFunction(
-      () => document.getElementById('control-snapshot').dataset.path !== '',
+      () => (document.getElementById('control-snapshot').dataset.path ||
+             '') !== '',
       null, {timeout: 10000});
   const snapPath = await page.$eval('#control-snapshot', e => e.dataset.path);
   const snap = JSON.parse(fs.readFileSync(snapPath, 'utf8'));

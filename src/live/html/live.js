@@ -51,7 +51,8 @@
                             'data-pin': '', 'data-applied-seq': '0'},
                       'No control sent yet.');
   const ctlMessage = el('p', {id: 'control-message', class: 'note'});
-  const ctlSnapshotNote = el('p', {id: 'control-snapshot', class: 'note'});
+  const ctlSnapshotNote = el('p', {id: 'control-snapshot', class: 'note',
+                                   'data-path': ''});
   root.append(
       status, summary,
       el('section', {id: 'controls'}, el('h2', null, 'Controls'),
@@ -267,12 +268,16 @@
     if (!c.pending && fastPoll) { clearInterval(fastPoll); fastPoll = null; }
   }
 
+  let fetchingControls = false;  // one request at a time
   async function fetchControls() {
+    if (fetchingControls) return;
+    fetchingControls = true;
     try {
       const r = await fetch('control?token=' + encodeURIComponent(token),
                             {cache: 'no-store'});
       if (r.ok) drawControls(await r.json());
     } catch (e) { /* the state poll reports a silent tool */ }
+    fetchingControls = false;
   }
 
   async function send(action, target) {
