@@ -177,18 +177,19 @@ nlohmann::ordered_json ControlChannel::state() const {
   nlohmann::ordered_json j;
   j["requested"] = {
       {"paused", desired_.paused != 0},
-      {"pin", desired_pin_.empty() ? nlohmann::ordered_json() : desired_pin_}};
+      {"pin", desired_pin_.empty() ? nlohmann::ordered_json()
+                                   : nlohmann::ordered_json(desired_pin_)}};
   if (last_) {
     const runtime::ControlAck& a = last_->ack;
-    j["applied"] = {
-        {"seq", a.seq},
-        {"paused", a.paused != 0},
-        {"pin_kind", pin_kind_name(a.pin)},
-        {"pin", a.pin == runtime::PinKind::kNone ? nlohmann::ordered_json()
-                                                 : a.pin_text},
-        {"experiments", a.experiments},
-        {"pid", a.pid},
-        {"latency_ms", last_->latency_ms}};
+    j["applied"] = {{"seq", a.seq},
+                    {"paused", a.paused != 0},
+                    {"pin_kind", pin_kind_name(a.pin)},
+                    {"pin", a.pin == runtime::PinKind::kNone
+                                ? nlohmann::ordered_json()
+                                : nlohmann::ordered_json(a.pin_text)},
+                    {"experiments", a.experiments},
+                    {"pid", a.pid},
+                    {"latency_ms", last_->latency_ms}};
   } else {
     j["applied"] = nullptr;
   }
