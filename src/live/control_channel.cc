@@ -198,4 +198,16 @@ nlohmann::ordered_json ControlChannel::state() const {
   return j;
 }
 
+std::string ControlChannel::summary() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!last_) return "";
+  const runtime::ControlAck& a = last_->ack;
+  std::string out = a.paused ? "experiments paused" : "experiments running";
+  out += a.pin == runtime::PinKind::kNone
+             ? ", not pinned"
+             : std::string(", pinned to ") + a.pin_text;
+  if (!error_.empty()) out += "; " + error_;
+  return out;
+}
+
 }  // namespace andweorc::live

@@ -55,6 +55,10 @@ class ControlChannel {
   // null | {seq, paused, pin, experiments, pid, latency_ms}, pending,
   // error}.
   nlohmann::ordered_json state() const;
+  // The applied state in a few words, for the terminal view: "experiments
+  // paused, pinned to main.cc:42 (1 line)"; "" before any
+  // acknowledgement.
+  std::string summary() const;
 
  private:
   mutable std::mutex mu_;

@@ -209,6 +209,7 @@ std::string LiveSession::function_of(uint64_t address,
 void LiveSession::publish(double time_s, const std::string& kind, bool line) {
   if (line) last_line_s_ = time_s;
   LiveSnapshot snap = model_.tick(time_s);
+  if (controls_) snap.controls = controls_->summary();
   bool final = kind == "final";
   if (stream_ && line) {
     // The dropped count as of this line; the final line's is exact.
