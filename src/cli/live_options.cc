@@ -1,7 +1,16 @@
 // live_options.cc: see live_options.h.
 #include "cli/live_options.h"
 
+#include <chrono>
+#include <filesystem>
+#include <functional>
 #include <iostream>
+#include <memory>
+#include <mutex>
+
+#include "cli/run_ingest.h"
+#include "ingest/raw_reader.h"
+#include "profile/profile_json.h"
 
 namespace andweorc::cli {
 
@@ -36,9 +45,63 @@ void note_live_options(CLI::App* cmd, RunOptions* o) {
   o->live = cmd->count("--live") > 0;
 }
 
+std::string snapshot_path(const std::string& output, int n) {
+  std::filesystem::path p(output);
+  std::string ext = p.extension() == ".json" ? ".json" : "";
+  std::string stem = ext.empty() && p.extension() != ".coz"
+                         ? p.filename().string()
+                         : p.stem().string();
+  return (p.parent_path() / (stem + ".snapshot-" + std::to_string(n) + ".json"))
+      .string();
+}
+
+std::vector<std::string> live_control_environment(
+    const live::LiveSession* session) {
+  if (session == nullptr || session->control_path().empty()) return {};
+  return {"ANDWEORC_CONTROL=" + session->control_path()};
+}
+
+namespace {
+
+// A profile of the raw records so far, written as `run` writes the final
+// one (profile_of_run), the program still running.
+std::function<bool(std::string*, std::string*)> snapshot_writer(
+    const RunOptions& o, const RunSettings& settings,
+    const std::vector<std::string>& command, const std::string& data_dir) {
+  auto start_wall = std::chrono::system_clock::now();
+  auto start = std::chrono::steady_clock::now();
+  auto count = std::make_shared<int>(0);
+  return [o, settings, command, data_dir, start_wall, start, count](
+             std::string* path, std::string* error) {
+    std::vector<ingest::RawProcess> processes;
+    if (!ingest::read_raw_dir(data_dir, &processes, error)) return false;
+    ChildResult child;
+    child.started = true;
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    profile::Profile prof = profile_of_run(
+        o, settings, {command, start_wall, seconds, child, data_dir},
+        processes);
+    // Its processes are still running: their raw files have no end yet,
+    // which the ingest reports as an abnormal end (profile_builder.cc).
+    std::erase_if(prof.warnings, [](const std::string& w) {
+      return w.find("did not shut down normally") != std::string::npos;
+    });
+    prof.warnings.push_back(
+        "a snapshot taken while the program was running (andweorc run "
+        "--live): the records up to then; the exit status is not known");
+    *path = snapshot_path(o.output, ++*count);
+    return profile::write_profile(prof, *path, error);
+  };
+}
+
+}  // namespace
+
 std::unique_ptr<live::LiveSession> start_live(
-    const RunOptions& o, const std::vector<std::string>& command, bool* failed,
-    std::string* error) {
+    const RunOptions& o, const RunSettings& settings,
+    const std::vector<std::string>& command, const std::string& data_dir,
+    bool* failed, std::string* error) {
   *failed = false;
   if (!o.live && o.live_json.empty() && !o.live_tty) return nullptr;
   live::LiveOptions lo;
@@ -54,6 +117,10 @@ std::unique_ptr<live::LiveSession> start_live(
       *failed = true;
       return nullptr;
     }
+    // Pause and pin act on the planner's experiments: none without them.
+    if (!o.no_experiments && !o.end_to_end)
+      lo.control_path = data_dir + "/control";
+    lo.snapshot = snapshot_writer(o, settings, command, data_dir);
   }
   auto session = live::LiveSession::start(lo, error);
   if (!session) {

@@ -22,10 +22,22 @@ void note_live_options(CLI::App* cmd, RunOptions* o);
 // nullptr without --live, --live-json or --live-tty. On a bad address, a
 // file that cannot be created, a port in use or --live-tty without a
 // terminal on standard error: nullptr and *error. Prints the page's URL on
-// standard error.
+// standard error. With --live, the page's controls: the control file in
+// `data_dir` (when experiments run and are not end-to-end; the runtime is
+// told of it by ANDWEORC_CONTROL, see live_control_environment()) and
+// snapshots of the raw records so far next to --output.
 std::unique_ptr<live::LiveSession> start_live(
-    const RunOptions& o, const std::vector<std::string>& command, bool* failed,
-    std::string* error);
+    const RunOptions& o, const RunSettings& settings,
+    const std::vector<std::string>& command, const std::string& data_dir,
+    bool* failed, std::string* error);
+
+// The runtime's environment for the live controls (nothing without them).
+std::vector<std::string> live_control_environment(
+    const live::LiveSession* session);
+
+// Where the n-th snapshot of a run writing `output` goes: next to it, its
+// name with ".snapshot-N" before the extension (always a JSON profile).
+std::string snapshot_path(const std::string& output, int n);
 
 }  // namespace andweorc::cli
 

@@ -65,7 +65,7 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   fs::create_directories(data_dir);
 
   bool live_failed = false;
-  auto live = start_live(o, command, &live_failed, &error);
+  auto live = start_live(o, *settings, command, data_dir, &live_failed, &error);
   if (live_failed) {
     std::cerr << "andweorc: " << error << "\n";
     if (o.keep_raw.empty()) fs::remove_all(data_dir);
@@ -98,6 +98,7 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
     progress.emplace(mo);
   auto runtime_env = runtime_environment(o, *settings, runtime, data_dir);
   env.insert(env.begin(), runtime_env.begin(), runtime_env.end());
+  for (auto& e : live_control_environment(live.get())) env.push_back(e);
   ChildResult child = run_child(command, env, o.follow_forks);
   std::string stopped;
   if (progress) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "coordinator/control_listener.h"
 #include "coordinator/coordinator_config.h"
 #include "coordinator/experiment_runner.h"
 #include "coordinator/line_catalog.h"
@@ -58,6 +59,13 @@ void* coordinator_main(void*) {
   } else if (!__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) {
     publish_address_table(catalog->table());
     ExperimentRunner runner(*g_config, *catalog, delay_engine());
+    // The live page's controls (docs/live.md), when `run --live` made the
+    // channel.
+    std::string control_note;
+    std::unique_ptr<ControlListener> controls =
+        ControlListener::open_from_environment(&control_note);
+    if (!control_note.empty()) note(control_note);
+    if (controls) runner.set_controls(controls.get());
     std::string problem = runner.run(&g_stop);
     if (!problem.empty()) note(problem);
   }

@@ -118,6 +118,25 @@ const std::vector<std::vector<uint32_t>>& ExperimentRunner::line_functions() {
 }
 
 std::vector<planner::Candidate> ExperimentRunner::candidates() {
+  if (pinned_) {
+    // A live pin: only its selections, as one region per key.
+    std::vector<planner::Candidate> out;
+    for (uint32_t id : pin_ids_) {
+      std::string key = region_key(id, pin_by_function_);
+      auto it = std::find_if(out.begin(), out.end(),
+                             [&](const auto& c) { return c.region == key; });
+      if (it == out.end()) {
+        out.push_back(planner::Candidate{});
+        it = out.end() - 1;
+        it->region = key;
+        region_ids_[key] = id;
+      }
+      // A pinned selection is a candidate before it has samples.
+      it->samples += 1 + (pin_by_function_ ? catalog_.function_samples(id)
+                                           : catalog_.line_samples(id));
+    }
+    return out;
+  }
   // --fixed-line names lines: auto plans them as lines.
   if (!config_.auto_granularity || !fixed_lines_.empty())
     return tier(config_.function_granularity);
@@ -197,9 +216,13 @@ bool ExperimentRunner::choose_by_samples(uint32_t* id, bool* by_function) {
   return false;
 }
 
-bool ExperimentRunner::sleep_unless_stopped(uint64_t ns, const bool* stop) {
+bool ExperimentRunner::sleep_unless_stopped(uint64_t ns, const bool* stop,
+                                            bool controls) {
   uint64_t end = runtime::monotonic_ns() + ns;
   while (!__atomic_load_n(stop, __ATOMIC_ACQUIRE)) {
+    if (controls && controls_.listener != nullptr &&
+        controls_.listener->pending())
+      return false;
     uint64_t now = runtime::monotonic_ns();
     engine_.renew(now + kLeaseNs);
     if (now >= end) return true;
@@ -275,6 +298,7 @@ planner::Observation ExperimentRunner::finish(const Running& r, bool end_to_end,
   engine_.end_experiment();
   uint64_t end = runtime::monotonic_ns(), delay = engine_.global() - r.g0;
   PointSnapshot after = snapshot_points();
+  if (keep) ++recorded_;
   if (keep)
     record(r.selection, r.by_function, r.speedup, r.start, end, delay, hits,
            r.before, after, end_to_end);
@@ -323,6 +347,15 @@ int ExperimentRunner::run_planned(planner::ExperimentPlanner* planner,
                                   bool until_settled) {
   int done = 0;
   while (!__atomic_load_n(stop, __ATOMIC_ACQUIRE)) {
+    // Live controls: a new command is applied (and acknowledged) here,
+    // between experiments; while paused no experiment starts.
+    if (controls_.listener != nullptr) {
+      uint64_t applied = controls_.applied;
+      if (!controls_.wait_while_paused(stop)) break;
+      // A new pin (or a pause) breaks the open block: its second half
+      // would be on the old region.
+      if (controls_.applied != applied) planner->discard();
+    }
     if (max_experiments > 0 && done >= max_experiments) break;
     if (until_settled && planner->tracker().status().state !=
                              planner::ConvergenceState::kRunning)
@@ -334,15 +367,94 @@ int ExperimentRunner::run_planned(planner::ExperimentPlanner* planner,
     }
     Running r = begin(region_ids_[plan->region], is_function_key(plan->region),
                       plan->speedup_pct);
-    bool completed = sleep_unless_stopped(plan->length_ns, stop);
-    // Cut short by exit: not a valid measurement, not recorded.
+    bool completed = sleep_unless_stopped(plan->length_ns, stop, true);
+    // Cut short by exit or by a control command (a pause, a new pin): not
+    // a valid measurement, not recorded.
     planner::Observation o = finish(r, /*end_to_end=*/false, completed);
-    if (!completed) break;
+    if (!completed) {
+      if (__atomic_load_n(stop, __ATOMIC_ACQUIRE)) break;
+      continue;  // the command is applied at the top of the loop
+    }
     planner->record(o);
     ++done;
-    if (!sleep_unless_stopped(config_.cooloff_ns, stop)) break;
+    if (!sleep_unless_stopped(config_.cooloff_ns, stop, true) &&
+        __atomic_load_n(stop, __ATOMIC_ACQUIRE))
+      break;
   }
   return done;
+}
+
+void ExperimentRunner::set_controls(ControlListener* listener) {
+  controls_.listener = listener;
+  controls_.apply = [this](const runtime::ControlCommand& c) {
+    return apply_control(c);
+  };
+  controls_.sleep = [](uint64_t ns) {
+    timespec ts{time_t(ns / 1000000000u), long(ns % 1000000000u)};
+    nanosleep(&ts, nullptr);
+  };
+  controls_.note = [](const std::string& text) {
+    runtime::io_lock().lock();
+    runtime::raw_write_note(text.c_str());
+    runtime::io_lock().unlock();
+  };
+}
+
+runtime::ControlAck ExperimentRunner::apply_control(
+    const runtime::ControlCommand& c) {
+  runtime::ControlAck ack;
+  ack.pid = int32_t(getpid());
+  std::string target = c.pin_target;
+  std::string error;
+  if (c.pin == runtime::PinKind::kNone) {
+    pinned_ = false;
+    pin_ids_.clear();
+    pin_text_.clear();
+    pin_kind_ = runtime::PinKind::kNone;
+  } else {
+    std::vector<uint32_t> ids;
+    bool by_function = c.pin == runtime::PinKind::kFunction;
+    std::string text;
+    if (by_function) {
+      // The function's name as the catalog has it, or without its
+      // parameter list ("f" for "f(int)").
+      for (uint32_t f = 0; f < catalog_.function_count(); ++f) {
+        const std::string& name = catalog_.function(f).name;
+        if (name == target || (name.size() > target.size() &&
+                               name.compare(0, target.size(), target) == 0 &&
+                               name[target.size()] == '('))
+          ids.push_back(f);
+      }
+      text = target + " (function)";
+      if (ids.empty())
+        error = "pin: no in-scope function is named '" + target +
+                "' (check the name and --source-scope)";
+    } else {
+      ids = catalog_.find(target, c.pin_line);
+      text = target + ":" + std::to_string(c.pin_line) + " (" +
+             std::to_string(ids.size()) +
+             (ids.size() == 1 ? " line)" : " lines)");
+      if (ids.empty())
+        error = "pin: " + target + ":" + std::to_string(c.pin_line) +
+                " is not an in-scope line with code (check the path "
+                "suffix, the line number and --source-scope)";
+    }
+    if (error.empty()) {
+      pinned_ = true;
+      pin_by_function_ = by_function;
+      pin_ids_ = std::move(ids);
+      pin_text_ = text;
+      pin_kind_ = c.pin;
+    }
+  }
+  ack.status = error.empty() ? 0 : 1;
+  ack.paused = c.paused;
+  ack.pin = pinned_ ? pin_kind_ : runtime::PinKind::kNone;
+  std::strncpy(ack.pin_text, pin_text_.c_str(), sizeof ack.pin_text - 1);
+  std::strncpy(ack.error, error.c_str(), sizeof ack.error - 1);
+  ack.experiments = recorded_;
+  ack.time_ns = runtime::monotonic_ns();
+  return ack;
 }
 
 }  // namespace andweorc::coordinator

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "coordinator/control_listener.h"
 #include "coordinator/coordinator_config.h"
 #include "coordinator/experiment_record.h"
 #include "coordinator/line_catalog.h"
@@ -38,6 +39,14 @@ class ExperimentRunner {
   // stable or flat. Returns the number of experiments recorded.
   int run_planned(planner::ExperimentPlanner* planner, const bool* stop,
                   int max_experiments, bool until_settled);
+
+  // The live controls (control_listener.h): from now on run_planned()
+  // takes their commands between experiments (cutting a running one short,
+  // unrecorded, when one arrives) and waits while paused. Not owned.
+  void set_controls(ControlListener* listener);
+  // Applies a command: pause flag and pin (resolved in the catalog, as
+  // --fixed-line is). Returns the acknowledgement (seq is the caller's).
+  runtime::ControlAck apply_control(const runtime::ControlCommand& c);
 
   // The planner's settings for this configuration (levels, lengths, fixed
   // speed-up).
@@ -71,8 +80,10 @@ class ExperimentRunner {
   // Returns what the experiment measured, as the planner sees it.
   planner::Observation finish(const Running& r, bool end_to_end,
                               bool keep = true);
-  // Sleeps up to ns in short slices; false if asked to stop meanwhile.
-  bool sleep_unless_stopped(uint64_t ns, const bool* stop);
+  // Sleeps up to ns in short slices; false if asked to stop meanwhile, or,
+  // with `controls`, when a live control command is waiting.
+  bool sleep_unless_stopped(uint64_t ns, const bool* stop,
+                            bool controls = false);
   void record(uint32_t selection, bool by_function, int speedup, uint64_t start,
               uint64_t end, uint64_t delay, uint64_t hits,
               const PointSnapshot& before, const PointSnapshot& after,
@@ -88,6 +99,15 @@ class ExperimentRunner {
   std::vector<uint32_t> fixed_lines_;
   std::map<std::string, uint32_t> region_ids_;         // key -> selection
   std::vector<std::vector<uint32_t>> line_functions_;  // see line_functions()
+  // Live controls: the loop that takes commands, and the pin in force
+  // (candidates() offers only these selections while `pinned_`).
+  ControlLoop controls_;
+  bool pinned_ = false;
+  bool pin_by_function_ = false;
+  std::vector<uint32_t> pin_ids_;
+  std::string pin_text_;
+  runtime::PinKind pin_kind_ = runtime::PinKind::kNone;
+  uint64_t recorded_ = 0;  // experiments recorded (for the acknowledgement)
 };
 
 }  // namespace andweorc::coordinator

@@ -56,6 +56,10 @@ struct LiveSnapshot {
   double samples_window_s = 0;
   uint64_t recent_samples = 0, total_samples = 0;
   std::vector<FunctionShare> recent_functions, total_functions;
+  // The live controls' state in a few words ("experiments paused, pinned
+  // to main.cc:42 (1 line)"); "" before any control was applied. Set by
+  // the session, not the model (live_session.h).
+  std::string controls;
 };
 
 struct LiveModelOptions {

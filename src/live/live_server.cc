@@ -17,9 +17,12 @@
 namespace andweorc::live {
 namespace {
 
-// The browser keeps a connection open between polls; two workers serve
-// one page and a second tab. cpp-httplib's default pool would start eight.
-constexpr size_t kWorkers = 2;
+// The browser keeps a connection open between polls, and a worker serves
+// one connection until it closes: the page's state poll, its control
+// requests (a POST and the acknowledgement's poll can overlap the state
+// poll) and a second tab need four. cpp-httplib's default pool would start
+// eight.
+constexpr size_t kWorkers = 4;
 
 bool is_loopback(const std::string& host) {
   in_addr v4{};
@@ -103,6 +106,7 @@ struct LiveServer::Impl {
   std::mutex mu;
   std::condition_variable cv;
   std::string state = "{}";
+  ServerControls controls;
   bool final = false;
   bool connected = false;     // a page fetched the state
   bool final_served = false;  // ... and the final one
@@ -122,7 +126,8 @@ LiveServer::LiveServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 std::unique_ptr<LiveServer> LiveServer::start(const ListenAddress& address,
                                               std::string page,
-                                              std::string* error) {
+                                              std::string* error,
+                                              ServerControls controls) {
   struct sigaction sa {};
   sa.sa_handler = ignore_sigpipe;
   sigaction(SIGPIPE, &sa, nullptr);
@@ -132,6 +137,7 @@ std::unique_ptr<LiveServer> LiveServer::start(const ListenAddress& address,
   s->host = address.host;
   s->token = random_token();
   s->page = std::move(page);
+  s->controls = std::move(controls);
   s->server.new_task_queue = [] { return new httplib::ThreadPool(kWorkers); };
   // cpp-httplib's default also sets SO_REUSEPORT, which lets a second
   // server (another run of the same user) bind the same port and take
@@ -156,10 +162,33 @@ std::unique_ptr<LiveServer> LiveServer::start(const ListenAddress& address,
                     s->connected = true;
                     if (s->final) s->final_served = true;
                   }
+                  // The controls' state is fresh at every request, not
+                  // only when the model is republished.
+                  if (s->controls.state)
+                    body = "{\"controls\":" + s->controls.state() +
+                           (body.size() > 2 ? "," + body.substr(1) : "}");
                   s->cv.notify_all();
                   res.set_header("Cache-Control", "no-store");
                   res.set_content(body, "application/json");
                 });
+  if (s->controls.post) {
+    s->server.Post("/control",
+                   [s](const httplib::Request& req, httplib::Response& res) {
+                     if (!s->allowed(req, res)) return;
+                     auto [status, body] = s->controls.post(req.body);
+                     res.status = status;
+                     res.set_header("Cache-Control", "no-store");
+                     res.set_content(body, "application/json");
+                   });
+  }
+  if (s->controls.state) {
+    s->server.Get("/control",
+                  [s](const httplib::Request& req, httplib::Response& res) {
+                    if (!s->allowed(req, res)) return;
+                    res.set_header("Cache-Control", "no-store");
+                    res.set_content(s->controls.state(), "application/json");
+                  });
+  }
   if (address.port == 0) {
     s->port = s->server.bind_to_any_port(address.host);
   } else if (s->server.bind_to_port(address.host, address.port)) {

@@ -9,9 +9,11 @@
 #ifndef ANDWEORC_LIVE_LIVE_SERVER_H_
 #define ANDWEORC_LIVE_LIVE_SERVER_H_
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace andweorc::live {
 
@@ -29,13 +31,24 @@ std::optional<ListenAddress> parse_listen_address(const std::string& text,
 // 32 hex digits from the system's random source.
 std::string random_token();
 
+// The live controls' routes (docs/live.md "Controls"); unset: none.
+struct ServerControls {
+  // POST /control?token=TOKEN, the request's body (JSON): an HTTP status
+  // and a JSON body.
+  std::function<std::pair<int, std::string>(const std::string& body)> post;
+  // The controls' state (a JSON object): GET /control, and the "controls"
+  // key of /state.
+  std::function<std::string()> state;
+};
+
 class LiveServer {
  public:
   // Binds and starts serving `page` at /?token=TOKEN and the state at
-  // /state?token=TOKEN. nullptr with *error when the address is taken.
+  // /state?token=TOKEN (and the controls' routes, when given). nullptr with
+  // *error when the address is taken.
   static std::unique_ptr<LiveServer> start(const ListenAddress& address,
-                                           std::string page,
-                                           std::string* error);
+                                           std::string page, std::string* error,
+                                           ServerControls controls = {});
   ~LiveServer();
   LiveServer(const LiveServer&) = delete;
   LiveServer& operator=(const LiveServer&) = delete;

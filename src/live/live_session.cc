@@ -33,8 +33,18 @@ std::unique_ptr<LiveSession> LiveSession::start(const LiveOptions& options,
     if (!s->tty_) return nullptr;
   }
   if (options.http) {
-    s->server_ =
-        LiveServer::start(*options.http, live_page(options.title), error);
+    if (!options.control_path.empty()) {
+      s->controls_ = ControlChannel::create(options.control_path, error);
+      if (!s->controls_) return nullptr;
+    }
+    ServerControls routes;
+    LiveSession* self = s.get();
+    routes.post = [self](const std::string& body) {
+      return self->control(body);
+    };
+    routes.state = [self] { return self->controls_json(); };
+    s->server_ = LiveServer::start(*options.http, live_page(options.title),
+                                   error, std::move(routes));
     if (!s->server_) return nullptr;
   }
   return s;
@@ -42,11 +52,127 @@ std::unique_ptr<LiveSession> LiveSession::start(const LiveOptions& options,
 
 std::string LiveSession::url() const { return server_ ? server_->url() : ""; }
 
+std::string LiveSession::control_path() const {
+  return controls_ ? controls_->path() : "";
+}
+
+double LiveSession::now_s() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       started_)
+      .count();
+}
+
+void LiveSession::control_event(nlohmann::ordered_json event) {
+  if (!stream_) return;
+  nlohmann::ordered_json line;
+  line["schema"] = 1;
+  line["kind"] = "control";
+  line["time_s"] = now_s();
+  for (auto& [k, v] : event.items()) line[k] = v;
+  stream_->push(snapshot_line(line));
+}
+
+void LiveSession::poll_controls() {
+  if (!controls_) return;
+  std::optional<ControlChannel::Applied> a = controls_->poll();
+  if (!a) return;
+  nlohmann::ordered_json e;
+  e["event"] = a->ack.status == 0 ? "applied" : "refused";
+  e["seq"] = a->ack.seq;
+  e["paused"] = a->ack.paused != 0;
+  e["pin"] = a->ack.pin == runtime::PinKind::kNone
+                 ? nlohmann::ordered_json()
+                 : nlohmann::ordered_json(a->ack.pin_text);
+  if (a->ack.status != 0) e["error"] = a->ack.error;
+  e["latency_ms"] = a->latency_ms;
+  control_event(std::move(e));
+}
+
+std::pair<int, std::string> LiveSession::control(const std::string& body) {
+  auto answer = [](int status, nlohmann::ordered_json j) {
+    return std::make_pair(
+        status, j.dump(-1, ' ', false,
+                       nlohmann::ordered_json::error_handler_t::replace));
+  };
+  nlohmann::json req = nlohmann::json::parse(body, nullptr, false);
+  if (req.is_discarded() || !req.is_object() || !req.contains("action") ||
+      !req["action"].is_string())
+    return answer(400, {{"ok", false},
+                        {"error",
+                         "a control request is a JSON object with "
+                         "an \"action\""}});
+  std::string action = req["action"].get<std::string>();
+  std::string target;
+  if (req.contains("target") && req["target"].is_string())
+    target = req["target"].get<std::string>();
+  if (finished_)
+    return answer(409, {{"ok", false}, {"error", "the program has ended"}});
+  if (action == "snapshot") {
+    if (!o_.snapshot)
+      return answer(
+          400, {{"ok", false}, {"error", "snapshots are not available here"}});
+    std::string path, error;
+    bool ok;
+    {
+      std::lock_guard<std::mutex> lock(snapshot_mu_);
+      ok = o_.snapshot(&path, &error);
+    }
+    {
+      std::lock_guard<std::mutex> lock(events_mu_);
+      if (ok)
+        last_snapshot_ = path, snapshot_error_.clear();
+      else
+        snapshot_error_ = error;
+    }
+    nlohmann::ordered_json e{{"event", "snapshot"}};
+    if (ok)
+      e["path"] = path;
+    else
+      e["error"] = error;
+    control_event(e);
+    e["ok"] = ok;
+    return answer(ok ? 200 : 500, e);
+  }
+  if (!controls_)
+    return answer(400, {{"ok", false},
+                        {"error",
+                         "pause and pin need experiments (this run "
+                         "has none, or runs them end to end)"}});
+  ControlChannel::Sent sent = controls_->request(action, target);
+  if (!sent.ok) return answer(400, {{"ok", false}, {"error", sent.error}});
+  control_event({{"event", "sent"},
+                 {"action", action},
+                 {"target", target},
+                 {"seq", sent.seq}});
+  return answer(200, {{"ok", true}, {"seq", sent.seq}});
+}
+
+std::string LiveSession::controls_json() {
+  poll_controls();
+  nlohmann::ordered_json j;
+  j["available"] = controls_ != nullptr;
+  j["snapshots"] = bool(o_.snapshot);
+  if (controls_) {
+    nlohmann::ordered_json state = controls_->state();
+    for (auto& [k, v] : state.items()) j[k] = v;
+  }
+  {
+    std::lock_guard<std::mutex> lock(events_mu_);
+    j["snapshot"] = last_snapshot_.empty()
+                        ? nlohmann::ordered_json()
+                        : nlohmann::ordered_json(last_snapshot_);
+    j["snapshot_error"] = snapshot_error_;
+  }
+  return j.dump(-1, ' ', false,
+                nlohmann::ordered_json::error_handler_t::replace);
+}
+
 void LiveSession::observe(double time_s,
                           const std::vector<profile::Experiment>& fresh,
                           ingest::ExperimentTail& tail) {
   std::lock_guard<std::mutex> lock(mu_);
   if (finished_) return;
+  poll_controls();
   model_.add_experiments(fresh, time_s);
   model_.add_point_totals(tail.point_totals(), time_s);
   model_.set_threads(tail.threads());
@@ -83,6 +209,7 @@ std::string LiveSession::function_of(uint64_t address,
 void LiveSession::publish(double time_s, const std::string& kind, bool line) {
   if (line) last_line_s_ = time_s;
   LiveSnapshot snap = model_.tick(time_s);
+  if (controls_) snap.controls = controls_->summary();
   bool final = kind == "final";
   if (stream_ && line) {
     // The dropped count as of this line; the final line's is exact.
@@ -113,6 +240,7 @@ void LiveSession::finish(double time_s, const profile::Profile& written) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (finished_) return;
+    poll_controls();  // an acknowledgement since the last poll
     finished_ = true;
     model_.set_experiments(written.experiments);
     model_.set_threads(written.threads);

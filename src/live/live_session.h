@@ -10,6 +10,9 @@
 #ifndef ANDWEORC_LIVE_LIVE_SESSION_H_
 #define ANDWEORC_LIVE_LIVE_SESSION_H_
 
+#include <atomic>
+#include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -19,6 +22,7 @@
 
 #include "ingest/experiment_tail.h"
 #include "ingest/raw_reader.h"
+#include "live/control_channel.h"
 #include "live/line_stream.h"
 #include "live/live_model.h"
 #include "live/live_server.h"
@@ -37,6 +41,13 @@ struct LiveOptions {
   size_t tty_top = 10;  // causal lines in the terminal view, at most
   double period_s = 1;  // between updates
   double linger_s = 3;  // waiting for a page to get the end
+  // The live controls (docs/live.md "Controls"), with the page only:
+  // the control file to create for the coordinator ("": no pause or pin,
+  // e.g. a run without experiments) ...
+  std::string control_path;
+  // ... and how to write a profile of the run so far: its path, or false
+  // and *error (unset: no snapshot).
+  std::function<bool(std::string* path, std::string* error)> snapshot;
 };
 
 class LiveSession {
@@ -48,6 +59,16 @@ class LiveSession {
 
   // The page's URL ("" without --live).
   std::string url() const;
+  // The control file the runtime must be told of (ANDWEORC_CONTROL), ""
+  // without controls.
+  std::string control_path() const;
+  // A control request from the page (a JSON body: {"action": "pause" |
+  // "resume" | "pin" | "unpin" | "snapshot", "target": "FILE:LINE" | name}):
+  // an HTTP status and a JSON answer. Each one is a "control" line of the
+  // stream, as is each acknowledgement.
+  std::pair<int, std::string> control(const std::string& body);
+  // The controls' state (the page's "controls" object).
+  std::string controls_json();
   // New experiments of one poll, and the tail's point totals and samples
   // (it must keep_samples()), at time_s since the run started; publishes
   // when period_s has passed since the last update.
@@ -68,6 +89,10 @@ class LiveSession {
   std::string function_of(uint64_t address, const symbols::ProcessMaps& maps);
   // A snapshot to the page, and to the stream when `line`.
   void publish(double time_s, const std::string& kind, bool line);
+  // A new acknowledgement, if any, to the stream.
+  void poll_controls();
+  void control_event(nlohmann::ordered_json event);
+  double now_s() const;
 
   LiveOptions o_;
   std::mutex mu_;  // observe() and finish() come from different threads
@@ -76,10 +101,19 @@ class LiveSession {
   symbols::Symbolizer symbolizer_;
   std::map<int, std::pair<std::string, symbols::ProcessMaps>> maps_;
   double last_line_s_ = -1;  // when the stream last got a line
+  // Used by the server's threads: declared before server_, so destroyed
+  // after it has stopped.
+  std::atomic<bool> finished_{false};  // read by control() unlocked
+  std::chrono::steady_clock::time_point started_ =
+      std::chrono::steady_clock::now();
+  std::unique_ptr<ControlChannel> controls_;
+  std::mutex snapshot_mu_;  // one snapshot at a time
+  std::mutex events_mu_;    // guards the two below
+  std::string last_snapshot_;
+  std::string snapshot_error_;
   std::unique_ptr<LineStream> stream_;
   std::unique_ptr<LiveServer> server_;
   std::unique_ptr<TtyView> tty_;
-  bool finished_ = false;
 };
 
 }  // namespace andweorc::live

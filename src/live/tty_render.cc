@@ -163,6 +163,7 @@ std::vector<std::string> render_tty(const LiveSnapshot& s,
   if (!s.convergence.state.empty())
     lines.push_back(experiments::convergence_text(s.convergence));
   lines.push_back(points_line(s));
+  if (!s.controls.empty()) lines.push_back("controls: " + s.controls);
 
   // What is left goes to the ranking first (up to o.top), then the sampling
   // profile (up to o.top_functions); each section has a blank line and a

@@ -7,7 +7,12 @@
 // checks: the page connects and says it is running; the experiment count
 // grows (an update arrived); the ranking's rows and the plots are drawn;
 // the sampling profile names the hot function, over the last seconds and,
-// switched, over the whole run;
+// switched, over the whole run; the controls act on the program: a pin on
+// a line that is not there is refused with a clear message, a pause stops
+// the experiment count, a resume restarts it, a pin makes every experiment
+// after its acknowledgement one on the pinned line, and a snapshot writes
+// a profile that parses (the time from each click to the page showing the
+// program's acknowledgement is printed);
 // when the program ends the page shows the final state, whose experiment
 // count is the written profile's, and it keeps it (no error, still drawn)
 // after the tool has exited. Exit 0 on success, 1 on a failed check, 77
@@ -38,7 +43,7 @@ let origin = null;
 let child = null;
 await withBrowser({allow: u => origin !== null && u.startsWith(origin + '/')},
                   async ({page, errors, requests}) => {
-  child = spawn(andweorc, ['run', '-q', '--live', '--max-time', '4s',
+  child = spawn(andweorc, ['run', '-q', '--live', '--max-time', '60s',
                                  '-o', profile, '--', program, 'items',
                                  '1000000000'],
                       {stdio: ['ignore', 'ignore', 'pipe']});
@@ -82,8 +87,78 @@ await withBrowser({allow: u => origin !== null && u.startsWith(origin + '/')},
                                   cs => cs.length);
   check(drawn === 2, `the convergence and rate plots are drawn (${drawn})`);
 
+  // The controls. Each waits for the program's acknowledgement, shown in
+  // #control-state's data-* attributes.
+  const control = () => page.$eval('#control-state', e => ({...e.dataset}));
+  const acked = seq => page.waitForFunction(
+      n => Number(document.getElementById('control-state').dataset
+                      .appliedSeq) >= n &&
+           document.getElementById('control-state').dataset.pending === '0',
+      seq, {timeout: 10000});
+  let seq = Number((await control()).appliedSeq);
+  await page.fill('#ctl-target', 'no_such_file.cc:12');
+  await page.click('#ctl-pin');
+  await acked(seq += 2);
+  const refusal = await page.$eval('#control-message', e => e.textContent);
+  check(/not an in-scope line/.test(refusal) && (await control()).pin === '',
+        `an unknown line is refused, nothing pinned (${refusal})`);
+
+  await page.click('#ctl-pause');
+  await acked(seq += 2);
+  check((await control()).paused === '1', 'the page shows the pause applied');
+  // Experiments that ended before the pause reach the page within a poll
+  // of the raw files and one of the page; none may come after that.
+  await page.waitForTimeout(1000);
+  const atPause = await experimentsShown(page);
+  await page.waitForTimeout(1000);
+  const stillPaused = await experimentsShown(page);
+  check(stillPaused === atPause,
+        `paused: no experiment for 1 s (${atPause} -> ${stillPaused})`);
+
+  await page.click('#ctl-resume');
+  await acked(seq += 2);
+  await page.waitForFunction(
+      n => Number(document.getElementById('summary').dataset.experiments) > n,
+      stillPaused, {timeout: 10000});
+  check((await control()).paused === '0' &&
+        await experimentsShown(page) > stillPaused,
+        `resumed: experiments again (${await experimentsShown(page)})`);
+
+  await page.fill('#ctl-target', 'pipeline.cc:45');
+  await page.click('#ctl-pin');
+  await acked(seq += 2);
+  const pinned = await control();
+  check(/pipeline\.cc:45/.test(pinned.pin), `pinned to ${pinned.pin}`);
+  const pinnedAfter = Number(pinned.experimentsAtAck);
+  await page.waitForFunction(
+      n => Number(document.getElementById('summary').dataset.experiments) >=
+           n + 3, pinnedAfter, {timeout: 10000});
+
+  await page.click('#ctl-snapshot');
+  await page.waitForFunction(
+      () => (document.getElementById('control-snapshot').dataset.path ||
+             '') !== '',
+      null, {timeout: 10000});
+  const snapPath = await page.$eval('#control-snapshot', e => e.dataset.path);
+  const snap = JSON.parse(fs.readFileSync(snapPath, 'utf8'));
+  check(path.dirname(snapPath) === path.dirname(profile) &&
+        snap.experiments.length >= pinnedAfter,
+        `the snapshot ${snapPath} parses, ${snap.experiments.length} ` +
+        'experiments');
+  const times = await page.evaluate(() => window.andweorcControlTimes);
+  console.log('click -> acknowledgement shown (ms): ' +
+              times.map(t => t.click_to_shown_ms.toFixed(0)).join(' ') +
+              '; sent -> applied in the program (ms): ' +
+              times.map(t => t.program_ms.toFixed(1)).join(' '));
+
+  // Done: end the run now rather than after a fixed time (a loaded machine
+  // needs longer for the steps above; an idle one would wait). The tool
+  // forwards the SIGINT to the program, as Ctrl-C, and writes the profile.
+  child.kill('SIGINT');
   const code = await exited;
-  check(code === 0, `andweorc run exited with 0 (${code}): ${stderr.trim()}`);
+  check(code === 128 + 2,
+        `andweorc run exited with the program's SIGINT status, 130 (${code}): ` +
+        stderr.trim());
   // The tool waits (up to 3 s) for the page to fetch the final state
   // before it exits, so it is there now or on the next poll already made.
   await page.waitForFunction(
@@ -94,6 +169,13 @@ await withBrowser({allow: u => origin !== null && u.startsWith(origin + '/')},
   check(shown === written.experiments.length,
         `the final state shows the profile's ${written.experiments.length} ` +
         `experiments (${shown})`);
+  // One process: its experiments are in the order it ran them.
+  const afterPin = written.experiments.slice(pinnedAfter);
+  const offPin = afterPin.filter(e => e.line !== 45 ||
+                                      !e.file.endsWith('pipeline.cc'));
+  check(afterPin.length >= 3 && offPin.length === 0,
+        `all ${afterPin.length} experiments after the pin are on ` +
+        `pipeline.cc:45 (${offPin.length} are not)`);
   // The tool is gone: the page keeps its state and its plots.
   await page.waitForTimeout(1500);
   const after = await page.$eval('#status', e => e.dataset.state);

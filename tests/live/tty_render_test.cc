@@ -106,6 +106,22 @@ samples, last 10 s (1610 samples):
 )");
 }
 
+TEST(TtyRender, TheControlsStateIsOneLineUnderThePoints) {
+  LiveSnapshot s = with_data();
+  s.controls = "experiments paused, pinned to pipeline.cc:45 (1 line)";
+  TtyFrameOptions o;
+  o.width = 40;
+  auto lines = render_tty(s, o);
+  expect_fits(lines, 40, 24);
+  ASSERT_GE(lines.size(), 4u);
+  EXPECT_EQ(lines[2], "points: item_written 3541.4/s (13864 to");
+  EXPECT_EQ(lines[3], "controls: experiments paused, pinned to");
+  // Without a control applied, no line (the other frames are unchanged).
+  s.controls.clear();
+  for (const std::string& l : render_tty(s, o))
+    EXPECT_EQ(l.find("controls"), std::string::npos) << l;
+}
+
 TEST(TtyRender, NoDataYet) {
   LiveSnapshot s;
   s.time_s = 0.25;

@@ -2,7 +2,9 @@
 // (same origin, the page's token) twice a second and redraws: the status,
 // the convergence signal and progress-point rates over time, and the
 // causal ranking with each line's predicted curve and interval, and the
-// sampling profile (last N seconds or the whole run). When the
+// sampling profile (last N seconds or the whole run); and the controls
+// (pause/resume experiments, pin a line or function, write a snapshot),
+// sent as POST /control with the token. When the
 // tool exits the page keeps the last state it got (the final one, normally)
 // and says so. Text goes into the page as text nodes only: file and
 // function names come from the profiled program.
@@ -35,8 +37,28 @@
                         el('option', {value: 'total'}, 'whole run'));
   const samplesNote = el('p', {id: 'samples-note', class: 'note'});
   const samplesTable = el('div', {id: 'samples'});
+  // The controls (docs/live.md "Controls"). The state line's data-*
+  // attributes hold what the program last acknowledged.
+  const button = (id, text) => el('button', {id: id, type: 'button'}, text);
+  const ctlPause = button('ctl-pause', 'Pause experiments');
+  const ctlResume = button('ctl-resume', 'Resume');
+  const ctlTarget = el('input', {id: 'ctl-target', type: 'text', size: '28',
+                                 placeholder: 'FILE:LINE or function'});
+  const ctlPin = button('ctl-pin', 'Pin experiments');
+  const ctlUnpin = button('ctl-unpin', 'Unpin');
+  const ctlSnapshot = button('ctl-snapshot', 'Write a snapshot');
+  const ctlState = el('p', {id: 'control-state', 'data-paused': '0',
+                            'data-pin': '', 'data-applied-seq': '0'},
+                      'No control sent yet.');
+  const ctlMessage = el('p', {id: 'control-message', class: 'note'});
+  const ctlSnapshotNote = el('p', {id: 'control-snapshot', class: 'note',
+                                   'data-path': ''});
   root.append(
       status, summary,
+      el('section', {id: 'controls'}, el('h2', null, 'Controls'),
+         el('div', null, ctlPause, ' ', ctlResume, ' ', ctlTarget, ' ',
+            ctlPin, ' ', ctlUnpin, ' ', ctlSnapshot),
+         ctlState, ctlMessage, ctlSnapshotNote),
       el('section', null, el('h2', null, 'Convergence'), convText, convPlot),
       el('section', null, el('h2', null, 'Progress-point rates'), ratesPlot),
       el('section', null, el('h2', null, 'Causal ranking'), ranking),
@@ -191,6 +213,107 @@
                              el('th', null, 'share'))), body));
   }
 
+  // Sent commands: seq -> when clicked (performance.now()), until the
+  // program acknowledges them; then the time from click to acknowledgement
+  // is shown (and kept in window.andweorcControlTimes for the tests).
+  const clicked = new Map();
+  window.andweorcControlTimes = [];
+  let controlsOff = false;
+  let fastPoll = null;
+
+  function drawControls(c) {
+    if (!c) return;
+    const a = c.applied;
+    for (const b of [ctlPause, ctlResume, ctlPin, ctlUnpin]) {
+      b.disabled = controlsOff || !c.available;
+    }
+    ctlSnapshot.disabled = controlsOff || !c.snapshots;
+    if (!c.available) {
+      ctlState.textContent = 'Pause and pin need experiments: this run has ' +
+          'none (or runs them end to end).';
+    } else if (a) {
+      ctlState.textContent = (a.paused ? 'Experiments paused' :
+                                         'Experiments running') +
+          (a.pin ? ', pinned to ' + a.pin : ', not pinned') +
+          ' (applied by process ' + a.pid + ' after ' + a.experiments +
+          ' experiments)' + (c.pending ? '; sending…' : '.');
+    } else {
+      ctlState.textContent = c.pending ? 'Sending…' : 'No control sent yet.';
+    }
+    ctlState.dataset.paused = a && a.paused ? '1' : '0';
+    ctlState.dataset.pin = (a && a.pin) || '';
+    ctlState.dataset.appliedSeq = a ? String(a.seq) : '0';
+    ctlState.dataset.experimentsAtAck = a ? String(a.experiments) : '';
+    ctlState.dataset.pending = c.pending ? '1' : '0';
+    if (a && clicked.has(a.seq)) {
+      const ms = performance.now() - clicked.get(a.seq);
+      window.andweorcControlTimes.push({seq: a.seq, click_to_shown_ms: ms,
+                                        program_ms: a.latency_ms});
+      for (const k of [...clicked.keys()]) if (k <= a.seq) clicked.delete(k);
+      if (!c.error) {
+        ctlMessage.textContent = 'Applied ' + num(ms, 0) +
+            ' ms after the click (the program took it ' +
+            num(a.latency_ms, 0) + ' ms after it was sent).';
+        ctlMessage.dataset.error = '';
+      }
+    }
+    if (c.error) {
+      ctlMessage.textContent = c.error;
+      ctlMessage.dataset.error = c.error;
+    }
+    ctlSnapshotNote.textContent = c.snapshot
+        ? 'Last snapshot: ' + c.snapshot
+        : (c.snapshot_error ? 'Snapshot failed: ' + c.snapshot_error : '');
+    ctlSnapshotNote.dataset.path = c.snapshot || '';
+    if (!c.pending && fastPoll) { clearInterval(fastPoll); fastPoll = null; }
+  }
+
+  let fetchingControls = false;  // one request at a time
+  async function fetchControls() {
+    if (fetchingControls) return;
+    fetchingControls = true;
+    try {
+      const r = await fetch('control?token=' + encodeURIComponent(token),
+                            {cache: 'no-store'});
+      if (r.ok) drawControls(await r.json());
+    } catch (e) { /* the state poll reports a silent tool */ }
+    fetchingControls = false;
+  }
+
+  async function send(action, target) {
+    const t0 = performance.now();
+    try {
+      const r = await fetch('control?token=' + encodeURIComponent(token), {
+        method: 'POST', cache: 'no-store',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({action: action, target: target || ''})});
+      const j = await r.json();
+      if (!j.ok) {
+        ctlMessage.textContent = j.error || ('HTTP ' + r.status);
+        ctlMessage.dataset.error = ctlMessage.textContent;
+        return;
+      }
+      ctlMessage.dataset.error = '';
+      if (action === 'snapshot') {
+        ctlMessage.textContent = 'Snapshot written: ' + j.path;
+      } else {
+        clicked.set(j.seq, t0);
+        ctlMessage.textContent = 'Sent; waiting for the program…';
+        // Until the program acknowledges: every 100 ms, not the page's 0.5 s.
+        if (!fastPoll) fastPoll = setInterval(fetchControls, 100);
+      }
+      fetchControls();
+    } catch (e) {
+      ctlMessage.textContent = 'Cannot reach the tool: ' + e.message;
+      ctlMessage.dataset.error = ctlMessage.textContent;
+    }
+  }
+  ctlPause.addEventListener('click', () => send('pause'));
+  ctlResume.addEventListener('click', () => send('resume'));
+  ctlPin.addEventListener('click', () => send('pin', ctlTarget.value.trim()));
+  ctlUnpin.addEventListener('click', () => send('unpin'));
+  ctlSnapshot.addEventListener('click', () => send('snapshot'));
+
   let last = null;       // the last state received
   let lastTime = -1;     // its time_s: redraw only when it changed
   let failures = 0;
@@ -223,6 +346,8 @@
       if (!r.ok) throw new Error('HTTP ' + r.status);
       const s = await r.json();
       failures = 0;
+      if (s.kind === 'final') controlsOff = true;
+      drawControls(s.controls);
       if (s.time_s !== undefined && (s.time_s !== lastTime ||
                                      (last && last.kind !== s.kind))) {
         lastTime = s.time_s;

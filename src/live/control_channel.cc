@@ -1,0 +1,213 @@
+// control_channel.cc: see control_channel.h.
+#include "live/control_channel.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+namespace andweorc::live {
+namespace {
+
+uint64_t monotonic_now_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+}
+
+const char* pin_kind_name(runtime::PinKind k) {
+  switch (k) {
+    case runtime::PinKind::kLine:
+      return "line";
+    case runtime::PinKind::kFunction:
+      return "function";
+    case runtime::PinKind::kNone:
+      break;
+  }
+  return "none";
+}
+
+}  // namespace
+
+bool parse_pin(const std::string& text, runtime::ControlCommand* c,
+               std::string* error) {
+  const std::string usage =
+      "give FILE:LINE (e.g. main.cc:42; FILE may be a path suffix) or a "
+      "function name";
+  if (text.empty()) {
+    *error = "pin: nothing to pin; " + usage;
+    return false;
+  }
+  if (text.size() >= runtime::kControlTargetSize) {
+    *error = "pin: '" + text.substr(0, 40) + "...' is too long";
+    return false;
+  }
+  if (text.find_first_of(" \t\r\n") != std::string::npos) {
+    *error = "pin: '" + text + "' has blanks; " + usage;
+    return false;
+  }
+  size_t colon = text.rfind(':');
+  // "ns::f" names a function: a line needs digits after its last ':'.
+  bool line =
+      colon != std::string::npos && colon + 1 < text.size() &&
+      (colon == 0 || text[colon - 1] != ':') &&
+      text.find_first_not_of("0123456789", colon + 1) == std::string::npos;
+  if (line) {
+    long n = std::strtol(text.c_str() + colon + 1, nullptr, 10);
+    if (colon == 0 || n <= 0 || n > 100000000) {
+      *error = "pin: '" + text + "' is not FILE:LINE with a line > 0; " + usage;
+      return false;
+    }
+    c->pin = runtime::PinKind::kLine;
+    c->pin_line = int32_t(n);
+    std::string file = text.substr(0, colon);
+    std::memset(c->pin_target, 0, sizeof c->pin_target);
+    std::memcpy(c->pin_target, file.data(), file.size());
+    return true;
+  }
+  if (colon != std::string::npos && text.find("::") == std::string::npos) {
+    *error = "pin: '" + text + "' is neither FILE:LINE nor a function name; " +
+             usage;
+    return false;
+  }
+  c->pin = runtime::PinKind::kFunction;
+  c->pin_line = 0;
+  std::memset(c->pin_target, 0, sizeof c->pin_target);
+  std::memcpy(c->pin_target, text.data(), text.size());
+  return true;
+}
+
+std::unique_ptr<ControlChannel> ControlChannel::create(const std::string& path,
+                                                       std::string* error) {
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0 || ftruncate(fd, runtime::kControlFileSize) != 0) {
+    *error = "live controls: cannot create " + path + ": " + strerror(errno);
+    if (fd >= 0) ::close(fd);
+    return nullptr;
+  }
+  void* p = mmap(nullptr, runtime::kControlFileSize, PROT_READ | PROT_WRITE,
+                 MAP_SHARED, fd, 0);
+  ::close(fd);
+  if (p == MAP_FAILED) {
+    *error = "live controls: cannot map " + path + ": " + strerror(errno);
+    return nullptr;
+  }
+  auto* block = static_cast<runtime::ControlBlock*>(p);
+  runtime::control_init(block);
+  auto c = std::make_unique<ControlChannel>(block);
+  c->mapped_ = true;
+  c->path_ = path;
+  return c;
+}
+
+ControlChannel::ControlChannel(runtime::ControlBlock* block) : block_(block) {}
+
+ControlChannel::~ControlChannel() {
+  if (mapped_) munmap(block_, runtime::kControlFileSize);
+}
+
+ControlChannel::Sent ControlChannel::request(const std::string& action,
+                                             const std::string& target) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Sent s;
+  runtime::ControlCommand c = desired_;
+  std::string pin_text = desired_pin_;
+  if (action == "pause") {
+    c.paused = 1;
+  } else if (action == "resume") {
+    c.paused = 0;
+  } else if (action == "pin") {
+    if (!parse_pin(target, &c, &s.error)) return s;
+    pin_text = target;
+  } else if (action == "unpin") {
+    c.pin = runtime::PinKind::kNone;
+    c.pin_line = 0;
+    std::memset(c.pin_target, 0, sizeof c.pin_target);
+    pin_text.clear();
+  } else {
+    s.error = "unknown control '" + action +
+              "' (pause, resume, pin, unpin, snapshot)";
+    return s;
+  }
+  uint64_t now = monotonic_now_ns();
+  s.seq = runtime::control_send(block_, c);
+  c.seq = s.seq;
+  sent_ns_[s.seq] = now;
+  desired_ = c;
+  desired_pin_ = pin_text;
+  error_.clear();
+  s.ok = true;
+  return s;
+}
+
+std::optional<ControlChannel::Applied> ControlChannel::poll() {
+  std::lock_guard<std::mutex> lock(mu_);
+  runtime::ControlAck ack;
+  if (!runtime::control_read_ack(block_, &ack) || ack.seq == 0) return {};
+  if (last_ && last_->ack.seq == ack.seq) return {};
+  Applied a;
+  a.ack = ack;
+  if (auto it = sent_ns_.find(ack.seq); it != sent_ns_.end()) {
+    a.latency_ms = double(int64_t(ack.time_ns - it->second)) / 1e6;
+    // Commands before it will never be acknowledged on their own.
+    sent_ns_.erase(sent_ns_.begin(), std::next(it));
+  }
+  if (ack.status != 0) {
+    // The pin named nothing: the coordinator kept the previous one, and
+    // so does what we ask for next.
+    error_ = ack.error;
+    if (ack.seq == desired_.seq) {
+      desired_.pin = applied_.pin;
+      desired_.pin_line = applied_.pin_line;
+      std::memcpy(desired_.pin_target, applied_.pin_target,
+                  sizeof desired_.pin_target);
+      desired_pin_ = applied_pin_;
+    }
+  } else if (ack.seq == desired_.seq) {
+    applied_ = desired_;
+    applied_pin_ = desired_pin_;
+  }
+  last_ = a;
+  return a;
+}
+
+nlohmann::ordered_json ControlChannel::state() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  nlohmann::ordered_json j;
+  j["requested"] = {
+      {"paused", desired_.paused != 0},
+      {"pin", desired_pin_.empty() ? nlohmann::ordered_json()
+                                   : nlohmann::ordered_json(desired_pin_)}};
+  if (last_) {
+    const runtime::ControlAck& a = last_->ack;
+    j["applied"] = {{"seq", a.seq},
+                    {"paused", a.paused != 0},
+                    {"pin_kind", pin_kind_name(a.pin)},
+                    {"pin", a.pin == runtime::PinKind::kNone
+                                ? nlohmann::ordered_json()
+                                : nlohmann::ordered_json(a.pin_text)},
+                    {"experiments", a.experiments},
+                    {"pid", a.pid},
+                    {"latency_ms", last_->latency_ms}};
+  } else {
+    j["applied"] = nullptr;
+  }
+  j["pending"] = desired_.seq != 0 && (!last_ || last_->ack.seq < desired_.seq);
+  j["error"] = error_;
+  return j;
+}
+
+std::string ControlChannel::summary() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!last_) return "";
+  const runtime::ControlAck& a = last_->ack;
+  std::string out = a.paused ? "experiments paused" : "experiments running";
+  out += a.pin == runtime::PinKind::kNone
+             ? ", not pinned"
+             : std::string(", pinned to ") + a.pin_text;
+  if (!error_.empty()) out += "; " + error_;
+  return out;
+}
+
+}  // namespace andweorc::live
