@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "runtime/address_table.h"
+#include "runtime/attach_settings.h"
 #include "runtime/contention.h"
 #include "runtime/progress_points.h"
 #include "runtime/raw_writer.h"
@@ -74,7 +75,7 @@ void* collector_main(void*) {
 
 void collector_start() {
   if (g_running) return;
-  if (const char* c = getenv("ANDWEORC_CONTENTION"); c && c[0] == '1')
+  if (const char* c = runtime_setting("ANDWEORC_CONTENTION"); c && c[0] == '1')
     g_contention = true;
   g_stop = false;
   sigset_t all, old;

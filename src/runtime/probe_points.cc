@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "andweorc/andweorc.h"
+#include "runtime/attach_settings.h"
 #include "runtime/code_patch.h"
 #include "runtime/internal_fds.h"
 #include "runtime/probe_event.h"
@@ -163,9 +164,9 @@ int open_all(int* error, int* failed) {
 }  // namespace
 
 void probes_start() {
-  const char* spec = getenv("ANDWEORC_PROBES");
+  const char* spec = runtime_setting("ANDWEORC_PROBES");
   if (spec == nullptr || *spec == '\0') return;
-  const char* mech = getenv("ANDWEORC_PROBE_MECHANISM");
+  const char* mech = runtime_setting("ANDWEORC_PROBE_MECHANISM");
   if (mech == nullptr) mech = "";
   g_patching = strncmp(mech, "patch", 5) == 0;
   g_fallback = !g_patching || mech[5] == ',';
