@@ -14,7 +14,7 @@ shift $(( $# >= 2 ? 2 : $# ))
 [ "${1:-}" = "--" ] && shift
 extra=("$@")
 echo_bin=$build/bin/attach_echo
-tool=$build/src/cli/andweorc
+tool=$build/bin/andweorc
 [ -x "$echo_bin" ] && [ -x "$tool" ] || {
   echo "build attach_echo and andweorc_cli first (ninja -C $build attach_echo andweorc_cli)" >&2
   exit 2

@@ -98,7 +98,8 @@ std::vector<Range> unsafe_code(int pid) {
   std::ostringstream text;
   text << in.rdbuf();
   std::vector<Range> out;
-  for (const auto& m : symbols::ProcessMaps::parse(text.str()).mappings()) {
+  const symbols::ProcessMaps maps = symbols::ProcessMaps::parse(text.str());
+  for (const auto& m : maps.mappings()) {
     if (!m.executable) continue;
     std::string_view base = m.path;
     if (size_t slash = base.rfind('/'); slash != std::string_view::npos)

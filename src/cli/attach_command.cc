@@ -135,7 +135,8 @@ int attach_profile(AttachOptions& a) {
   }
   std::error_code ec;
   const std::string runtime = fs::canonical(located, ec).string();
-  for (const auto& m : attach::target_maps(a.pid).mappings()) {
+  const symbols::ProcessMaps maps = attach::target_maps(a.pid);
+  for (const auto& m : maps.mappings()) {
     if (m.path != runtime &&
         fs::path(m.path).filename().string().rfind("libandweorc.so", 0) == 0) {
       std::cerr << "andweorc: cannot attach: process " << a.pid

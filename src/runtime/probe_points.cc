@@ -11,8 +11,10 @@
 
 #include <errno.h>
 #include <link.h>
+#include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -165,6 +167,23 @@ int open_all(int* error, int* failed) {
 
 void probes_start() {
   const char* spec = runtime_setting("ANDWEORC_PROBES");
+  if (g_event_count > 0) {
+    // A later start (`andweorc attach` again): the first start's probes
+    // stay (patched code cannot be patched twice) and counted meanwhile;
+    // they count from zero again. A different --progress is not applied.
+    code_patch_reset_counts();
+    for (int i = 0; i < g_event_count; ++i)
+      if (g_events[i].fd >= 0) ioctl(g_events[i].fd, PERF_EVENT_IOC_RESET, 0);
+    if (spec != nullptr && *spec != '\0') {
+      io_lock().lock();
+      raw_write_note(
+          "probes: the probes of this process's first attach are kept and "
+          "counted again from zero; --progress/--latency of a later attach "
+          "are not applied");
+      io_lock().unlock();
+    }
+    return;
+  }
   if (spec == nullptr || *spec == '\0') return;
   const char* mech = runtime_setting("ANDWEORC_PROBE_MECHANISM");
   if (mech == nullptr) mech = "";

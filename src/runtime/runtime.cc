@@ -291,6 +291,8 @@ LinkedStart runtime_start_linked(uint64_t period_ns, bool force_timer) {
   return result;
 }
 
+void write_final_records();  // below: the same end as at exit
+
 AttachStart runtime_attach_start(const char* settings_path) {
   if (g_shadowed) return AttachStart::kShadowed;
   g_start_lock.lock();

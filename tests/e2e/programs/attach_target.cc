@@ -4,7 +4,7 @@
 // round's result against the closed form and prints the round count and
 // "correct" (a register the visits failed to restore would show here).
 // hot_rounds() is ~90% of the CPU time, cold_rounds() the rest; each round
-// ends at ROUND_DONE_LINE, a line --progress can count.
+// ends at the line marked in round_done(), which --progress can count.
 #include <unistd.h>
 
 #include <atomic>
