@@ -105,7 +105,7 @@ int connect_to(int port) {
 void load(int port, int conns) {
   std::vector<int> fds(size_t(conns), -1);
   std::vector<int> got(size_t(conns), 0);
-  std::vector<std::chrono::steady_clock::time_point> sent(size_t(conns));
+  std::vector<std::chrono::steady_clock::time_point> sent(fds.size());
   char msg[kMessage];
   std::memset(msg, 'x', sizeof msg);
   auto send_one = [&](size_t i) {
