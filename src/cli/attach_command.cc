@@ -177,9 +177,11 @@ int attach_profile(AttachOptions& a) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
 
+  int code = attach::start_in_process(a.pid, runtime, settings_path, &error);
+  // The window is the runtime's: the visit itself (dlopen, start) may take
+  // a while on a loaded machine.
   auto start_wall = std::chrono::system_clock::now();
   auto start = std::chrono::steady_clock::now();
-  int code = attach::start_in_process(a.pid, runtime, settings_path, &error);
   if (code != 0) {
     std::cerr << "andweorc: cannot attach to process " << a.pid << ": "
               << (code < 0 ? error : attach::describe_start_result(code))
@@ -232,8 +234,8 @@ int attach_profile(AttachOptions& a) {
       "attached to running process " + std::to_string(a.pid) +
       ": the runtime was loaded late, so its wrappers are not in the "
       "program's calls: delays are not carried across blocking calls "
-      "(locks, pipes, sockets), threads the program started after the "
-      "attach are not profiled, and progress points the program reached "
+      "(locks, pipes, sockets), threads the program starts are found only "
+      "by a scan every 0.5 s, and progress points the program reached "
       "before the attach are not counted (docs/attach.md)");
   bool written = settings->format == "coz"
                      ? report::append_coz_file(prof, o.output, &error)

@@ -41,6 +41,7 @@ void note(const std::string& text) {
 }
 
 void* coordinator_main(void*) {
+  runtime::note_runtime_thread();  // not a thread of the program
   __atomic_store_n(&g_running, true, __ATOMIC_RELEASE);
   symbols::ScopeMatcher scope(
       g_config->binary_scope.empty() ? symbols::default_binary_scope()

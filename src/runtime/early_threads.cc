@@ -38,7 +38,7 @@ int prepare_threads_already_running(int pid) {
       auto* d = reinterpret_cast<dirent64*>(buf + pos);
       pos += d->d_reclen;
       int tid = atoi(d->d_name);
-      if (tid <= 0 || tid == self) continue;
+      if (tid <= 0 || tid == self || is_runtime_thread(tid)) continue;
       ThreadState* s = prepare_running_thread(tid);
       if (s == nullptr) {
         if (ThreadState* own = live_slot_of(tid)) {

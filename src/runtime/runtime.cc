@@ -354,6 +354,31 @@ bool runtime_attach_stop() {
 
 bool runtime_attached() { return g_attached; }
 
+namespace {
+// Our threads of the current start (a later start's replace the joined
+// ones): few, so a linear scan.
+constexpr int kOwnThreads = 8;
+int g_own_tids[kOwnThreads];
+}  // namespace
+
+void note_runtime_thread() {
+  int tid = current_tid();
+  for (int i = 0; i < kOwnThreads; ++i) {
+    int slot = __atomic_load_n(&g_own_tids[i], __ATOMIC_ACQUIRE);
+    // Empty, or a thread of ours that has exited (joined at a detach).
+    if (slot == 0 || raw_syscall(SYS_tgkill, g_pid, slot, 0) != 0) {
+      __atomic_store_n(&g_own_tids[i], tid, __ATOMIC_RELEASE);
+      return;
+    }
+  }
+}
+
+bool is_runtime_thread(int tid) {
+  for (int i = 0; i < kOwnThreads; ++i)
+    if (__atomic_load_n(&g_own_tids[i], __ATOMIC_ACQUIRE) == tid) return true;
+  return false;
+}
+
 bool runtime_started_by_tool() {
   return runtime_active() && g_config.data_dir[0] != '\0';
 }

@@ -61,6 +61,10 @@ AttachStart runtime_attach_start(const char* settings_path);
 bool runtime_attach_stop();
 // True between runtime_attach_start and runtime_attach_stop.
 bool runtime_attached();
+// The calling thread is the runtime's own (collector, coordinator): the
+// scan for the program's threads (early_threads.h) passes it by.
+void note_runtime_thread();
+bool is_runtime_thread(int tid);
 // True when `andweorc run` started this runtime (records go to its
 // directory and its coordinator may be running experiments).
 bool runtime_started_by_tool();

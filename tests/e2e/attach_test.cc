@@ -1,7 +1,8 @@
 // attach_test.cc: `andweorc attach PID` on a program started without
 // andweorc (programs/attach_target.cc): the profile has samples,
 // experiments and the hot function; the program keeps its thread count,
-// exits 0 and prints its correct result; a second attach works; attaching
+// exits 0 and prints its correct result; a thread it starts while attached
+// is profiled too; a second attach works; attaching
 // is refused, before the process is touched, when it cannot work.
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -110,16 +111,24 @@ TEST_F(Attach, ProfilesTwiceAndLeavesTheProcessAsItWas) {
   ASSERT_GT(line, 0);
   const std::string pid = std::to_string(t.pid);
 
+  // A third worker starts while the tool runs (after the runtime is in,
+  // most likely): the runtime finds it within its 0.5 s rescan.
   RunResult first =
       run_command({ANDWEORC_BIN, "attach", pid, "-q", "--duration", "1500ms",
                    "--experiment-time", "50ms", "--progress",
                    "rounds=attach_target.cc:" + std::to_string(line), "-o",
-                   dir_ + "/first.json"});
+                   dir_ + "/first.json"},
+                  [&](int) {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+                    EXPECT_EQ(write(t.stdin_fd, "s", 1), 1);
+                  });
   EXPECT_EQ(first.status, 0) << first.err;
-  EXPECT_EQ(thread_count(t.pid), 3) << "threads left behind";
+  EXPECT_EQ(thread_count(t.pid), 4) << "threads left behind";
   auto p = profile::read_profile(dir_ + "/first.json");
   ASSERT_TRUE(p.ok()) << first.err;
   EXPECT_GT(p.profile->samples, 100u);
+  // main, the two workers and the one started during the attach.
+  EXPECT_EQ(p.profile->threads, 4u);
   EXPECT_FALSE(p.profile->experiments.empty());
   EXPECT_NE(hottest_function(*p.profile).find("hot_rounds"), std::string::npos)
       << hottest_function(*p.profile);
@@ -132,10 +141,10 @@ TEST_F(Attach, ProfilesTwiceAndLeavesTheProcessAsItWas) {
       run_command({ANDWEORC_BIN, "attach", pid, "-q", "--duration", "500ms",
                    "--no-experiments", "-o", dir_ + "/second.json"});
   EXPECT_EQ(second.status, 0) << second.err;
-  EXPECT_EQ(thread_count(t.pid), 3) << "threads left behind";
+  EXPECT_EQ(thread_count(t.pid), 4) << "threads left behind";
   auto q = profile::read_profile(dir_ + "/second.json");
   ASSERT_TRUE(q.ok()) << second.err;
-  EXPECT_GT(q.profile->samples, 20u);
+  EXPECT_GT(q.profile->samples, 0u);
 
   std::string out;
   EXPECT_EQ(finish(t, &out), 0) << out;

@@ -1,6 +1,7 @@
 // A program started without andweorc that `andweorc attach` visits
 // (attach_test.cc). Two threads run rounds of a known-answer loop until
-// standard input reaches end of file; then the program checks every
+// standard input reaches end of file (an 's' read starts one more
+// worker); then the program checks every
 // round's result against the closed form and prints the round count and
 // "correct" (a register the visits failed to restore would show here).
 // hot_rounds() is ~90% of the CPU time, cold_rounds() the rest; each round
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <thread>
+#include <vector>
 
 std::atomic<bool> g_stop{false};
 
@@ -49,13 +51,16 @@ void worker() {
 }
 
 int main() {
-  std::thread a(worker), b(worker);
+  std::vector<std::thread> workers;
+  workers.emplace_back(worker);
+  workers.emplace_back(worker);
   char buf[64];
-  while (read(0, buf, sizeof buf) > 0) {
-  }
+  // Each 's' read starts one more worker (a thread born after an attach).
+  for (ssize_t n; (n = read(0, buf, sizeof buf)) > 0;)
+    for (ssize_t i = 0; i < n; ++i)
+      if (buf[i] == 's') workers.emplace_back(worker);
   g_stop = true;
-  a.join();
-  b.join();
+  for (auto& w : workers) w.join();
   std::printf("rounds %llu wrong %llu %s\n",
               (unsigned long long)g_rounds.load(),
               (unsigned long long)g_wrong.load(),
