@@ -22,6 +22,8 @@ CommandRunner add_report_command(CLI::App& app);
 inline constexpr const char* kDiffSeparator = "\x1f--";
 CommandRunner add_diff_command(CLI::App& app);
 CommandRunner add_merge_command(CLI::App& app);
+// `attach PID`: profile a running process (attach_command.cc).
+CommandRunner add_attach_command(CLI::App& app);
 
 }  // namespace andweorc::cli
 

@@ -10,6 +10,9 @@ inline constexpr int kExitRegression = 1;
 // Bad usage or bad input (unknown option, missing command, unreadable or
 // corrupt profile). `run` otherwise returns the profiled program's status.
 inline constexpr int kExitUsage = 2;
+// `attach`: the process could not be attached to (ptrace not permitted,
+// already traced or profiled) or the profiler could not be stopped in it.
+inline constexpr int kExitAttachRefused = 3;
 
 }  // namespace andweorc::cli
 

@@ -44,15 +44,19 @@ int main(int argc, char** argv) {
       "new-bottleneck\n"
       "                                              compare two versions\n"
       "  andweorc merge a.json b.json -o all.json    combine runs\n"
+      "  andweorc attach 1234 --duration 10s         profile a running "
+      "process\n"
       "'report', 'diff' and 'merge' also read Coz's profile.coz.\n\n"
       "Run 'andweorc COMMAND --help' for a command's options.\n"
       "Exit status: 'run' returns the program's own status; 'diff' returns 1 "
       "when a "
-      "--fail-on rule is broken; 2 means a usage or input error.");
+      "--fail-on rule is broken; 2 means a usage or input error; 3: "
+      "'attach' could not attach to the process.");
   CommandRunner run = add_run_command(app, command);
   CommandRunner report = add_report_command(app);
   CommandRunner diff = add_diff_command(app);
   CommandRunner merge = add_merge_command(app);
+  CommandRunner attach = add_attach_command(app);
 
   try {
     app.parse(our_argc, args.data());
@@ -69,5 +73,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("report")) return report();
   if (app.got_subcommand("diff")) return diff();
   if (app.got_subcommand("merge")) return merge();
+  if (app.got_subcommand("attach")) return attach();
   return kExitUsage;
 }

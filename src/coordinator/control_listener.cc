@@ -5,13 +5,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <cstdlib>
-
 namespace andweorc::coordinator {
 
-std::unique_ptr<ControlListener> ControlListener::open_from_environment(
-    std::string* note) {
-  const char* path = std::getenv("ANDWEORC_CONTROL");
+std::unique_ptr<ControlListener> ControlListener::open_file(const char* path,
+                                                            std::string* note) {
   if (path == nullptr || *path == '\0') return nullptr;
   int fd = ::open(path, O_RDWR | O_CLOEXEC);
   if (fd < 0) {

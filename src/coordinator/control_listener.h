@@ -20,10 +20,11 @@ namespace andweorc::coordinator {
 
 class ControlListener {
  public:
-  // Maps the file ANDWEORC_CONTROL names; nullptr without one, or when it
-  // cannot be mapped (*note then says why).
-  static std::unique_ptr<ControlListener> open_from_environment(
-      std::string* note);
+  // Maps the control file at `path` (the ANDWEORC_CONTROL setting); nullptr
+  // without one (null or empty), or when it cannot be mapped (*note then
+  // says why).
+  static std::unique_ptr<ControlListener> open_file(const char* path,
+                                                    std::string* note);
   // Over a block the caller owns (tests).
   explicit ControlListener(runtime::ControlBlock* block) : block_(block) {}
   ~ControlListener();

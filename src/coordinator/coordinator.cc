@@ -14,6 +14,7 @@
 #include "coordinator/experiment_runner.h"
 #include "coordinator/line_catalog.h"
 #include "runtime/address_table.h"
+#include "runtime/attach_settings.h"
 #include "runtime/coordinator_hook.h"
 #include "runtime/raw_writer.h"
 #include "runtime/real_functions.h"
@@ -33,6 +34,7 @@ CoordinatorConfig* g_config = nullptr;
 bool g_started = false;
 bool g_stop = false;
 bool g_running = false;  // the thread is alive (atomic)
+pthread_t g_thread;      // joined by coordinator_detach only
 
 void note(const std::string& text) {
   io_lock().lock();
@@ -41,6 +43,7 @@ void note(const std::string& text) {
 }
 
 void* coordinator_main(void*) {
+  runtime::note_runtime_thread();  // not a thread of the program
   __atomic_store_n(&g_running, true, __ATOMIC_RELEASE);
   symbols::ScopeMatcher scope(
       g_config->binary_scope.empty() ? symbols::default_binary_scope()
@@ -62,8 +65,9 @@ void* coordinator_main(void*) {
     // The live page's controls (docs/live.md), when `run --live` made the
     // channel.
     std::string control_note;
-    std::unique_ptr<ControlListener> controls =
-        ControlListener::open_from_environment(&control_note);
+    // The setting comes from the attach settings file when attached.
+    std::unique_ptr<ControlListener> controls = ControlListener::open_file(
+        runtime::runtime_setting("ANDWEORC_CONTROL"), &control_note);
     if (!control_note.empty()) note(control_note);
     if (controls) runner.set_controls(controls.get());
     std::string problem = runner.run(&g_stop);
@@ -75,15 +79,22 @@ void* coordinator_main(void*) {
 
 void coordinator_start() {
   if (g_started) return;
+  // Leaked on purpose at a second start (attach): the handlers' tables
+  // built from the first may still be in use.
   g_config = new CoordinatorConfig(config_from_environment());
   if (!g_config->experiments) return;
   g_started = true;
   sigset_t all, old;
   sigfillset(&all);
   real().pthread_sigmask(SIG_SETMASK, &all, &old);
-  pthread_t thread;
-  if (real().pthread_create(&thread, nullptr, coordinator_main, nullptr) == 0)
-    pthread_detach(thread);
+  // Joinable, so that attach's detach can wait for its exit; nobody else
+  // joins it (the process ends with it still running).
+  __atomic_store_n(&g_running, true, __ATOMIC_RELEASE);
+  if (real().pthread_create(&g_thread, nullptr, coordinator_main, nullptr) !=
+      0) {
+    __atomic_store_n(&g_running, false, __ATOMIC_RELEASE);
+    g_started = false;
+  }
   real().pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
 
@@ -101,10 +112,20 @@ void coordinator_stop() {
   }
 }
 
+// Attach's detach: stop, wait for the thread's exit, ready a later start.
+void coordinator_detach() {
+  if (!g_started) return;
+  coordinator_stop();
+  pthread_join(g_thread, nullptr);
+  g_started = false;
+  __atomic_store_n(&g_stop, false, __ATOMIC_RELEASE);
+}
+
 // Priority 101: before the runtime's own (unprioritized) constructor, which
 // calls the start hook (coordinator_hook.h).
 __attribute__((constructor(101))) void install_hooks() {
-  runtime::install_coordinator_hooks({coordinator_start, coordinator_stop});
+  runtime::install_coordinator_hooks(
+      {coordinator_start, coordinator_stop, coordinator_detach});
 }
 
 }  // namespace

@@ -4,11 +4,14 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "runtime/attach_settings.h"
+
 namespace andweorc::coordinator {
 namespace {
 
+// The environment, or the settings file of `andweorc attach`.
 std::string env(const char* name) {
-  const char* v = std::getenv(name);
+  const char* v = runtime::runtime_setting(name);
   return v ? v : "";
 }
 

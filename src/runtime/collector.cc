@@ -7,7 +7,9 @@
 #include <time.h>
 
 #include "runtime/address_table.h"
+#include "runtime/attach_settings.h"
 #include "runtime/contention.h"
+#include "runtime/early_threads.h"
 #include "runtime/progress_points.h"
 #include "runtime/raw_writer.h"
 #include "runtime/real_functions.h"
@@ -33,6 +35,7 @@ bool g_stop = false;
 pthread_t g_thread;
 
 void* collector_main(void*) {
+  note_runtime_thread();
   int pass = 0;
   while (!__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) {
     if (TreeSegment* t = tree()) {
@@ -59,11 +62,17 @@ void* collector_main(void*) {
     raw_write_maps_if_changed();  // a dlopen since the last snapshot
     io_lock().lock();
     raw_drain_all_rings();
-    if (++pass % kPassesPerSnapshot == 0) {
+    const bool snapshot = ++pass % kPassesPerSnapshot == 0;
+    if (snapshot) {
       points_write_snapshot();
       write_tree_record();
     }
     io_lock().unlock();
+    // Attached, the program's new threads do not pass through our
+    // pthread_create: look for them every snapshot period (0.5 s), as at
+    // start-up. A thread that lives shorter than that is not profiled.
+    if (snapshot && runtime_attached())
+      prepare_threads_already_running(int(getpid()));
   }
   return nullptr;
 }
@@ -72,7 +81,7 @@ void* collector_main(void*) {
 
 void collector_start() {
   if (g_running) return;
-  g_contention = contention_mode(getenv("ANDWEORC_CONTENTION"));
+  g_contention = contention_mode(runtime_setting("ANDWEORC_CONTENTION"));
   g_stop = false;
   sigset_t all, old;
   sigfillset(&all);

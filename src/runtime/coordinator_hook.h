@@ -16,6 +16,9 @@ struct CoordinatorHooks {
   void (*start)() = nullptr;
   // Ends the running experiment (unrecorded) and stops the thread.
   void (*stop)() = nullptr;
+  // Attach's detach: as stop, then waits until the thread has exited (a
+  // catalog still being built is waited for) and readies a later start.
+  void (*detach)() = nullptr;
 };
 
 // Installs the hooks. Must run before the runtime's constructor: the

@@ -12,6 +12,19 @@
 #include "runtime/thread_state.h"
 
 namespace andweorc::runtime {
+namespace {
+
+// The live slot of `tid`, or nullptr.
+ThreadState* live_slot_of(int tid) {
+  for (int i = 0, n = thread_slot_count(); i < n; ++i) {
+    ThreadState* s = thread_slot(i);
+    if (__atomic_load_n(&s->status, __ATOMIC_ACQUIRE) == kLive && s->tid == tid)
+      return s;
+  }
+  return nullptr;
+}
+
+}  // namespace
 
 int prepare_threads_already_running(int pid) {
   int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -25,11 +38,17 @@ int prepare_threads_already_running(int pid) {
       auto* d = reinterpret_cast<dirent64*>(buf + pos);
       pos += d->d_reclen;
       int tid = atoi(d->d_name);
-      if (tid <= 0 || tid == self) continue;
+      if (tid <= 0 || tid == self || is_runtime_thread(tid)) continue;
       ThreadState* s = prepare_running_thread(tid);
       if (s == nullptr) {
+        if (ThreadState* own = live_slot_of(tid)) {
+          // It registered itself meanwhile, or kept its slot from an
+          // earlier attach whose detach released the samplers: restart.
+          start_thread_sampler(own);
+          continue;
+        }
         if (thread_slot_count() >= kMaxThreads) ++missed;  // pool full
-        continue;  // else it registered itself meanwhile
+        continue;
       }
       start_thread_sampler(s);
       if (s->perf_fd < 0 && !s->has_timer) {

@@ -11,8 +11,12 @@ namespace andweorc::runtime {
 // slot and starts a sampler, which the thread takes in its first sample
 // (thread_state.h): no extra signal is sent, so no blocked call of the
 // program is cut short. Returns how many live threads could not be
-// profiled. Start-up only, before the collector and coordinator threads
-// exist; `pid` is the process's. Not signal-safe.
+// profiled. A thread that has a slot already (a second start after attach's
+// detach released the samplers) gets its sampler restarted. At start-up,
+// before the collector and coordinator threads exist, and after `andweorc
+// attach` from the collector too (threads the program started since did not
+// pass through our pthread_create); the runtime's own threads are passed by
+// (note_runtime_thread). `pid` is the process's. Not signal-safe.
 int prepare_threads_already_running(int pid);
 
 }  // namespace andweorc::runtime

@@ -10,10 +10,12 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
 
+#include "runtime/attach_settings.h"
 #include "runtime/internal_fds.h"
 #include "runtime/raw_format.h"
 #include "runtime/sample_hook.h"
@@ -48,6 +50,10 @@ bool g_switch_watch = true;
 // perf_start before the thread's event is enabled).
 uint64_t g_period_ns = 1000000;
 int g_signal = SIGPROF;
+// Handlers between their load of a perf page and their last use of it
+// (perf_drain). perf_release waits for zero after taking the page away, so
+// it can unmap a ring from another thread (seq_cst on both sides).
+int g_drains_in_flight = 0;
 
 // The calling thread's voluntary context switches and CPU time (user +
 // system). Involuntary switches are left out: they measure the machine's
@@ -87,6 +93,9 @@ ANDWEORC_TLS uint64_t t_check_sample_ns = 0;  // ... when the window began
 
 bool perf_start(ThreadState* s, uint64_t period_ns, int signal_number,
                 int* error, const char** step) {
+  // A slot used before (a thread that exited, or an attach that ended) has
+  // this set by perf_stop/perf_release: the new event is not being stopped.
+  s->perf_stopping = false;
   perf_event_attr attr;
   memset(&attr, 0, sizeof attr);
   attr.size = sizeof attr;
@@ -132,7 +141,7 @@ bool perf_start(ThreadState* s, uint64_t period_ns, int signal_number,
   }
   static bool read_env = false;
   if (!read_env) {
-    const char* v = getenv("ANDWEORC_SAMPLER_SWITCH");
+    const char* v = runtime_setting("ANDWEORC_SAMPLER_SWITCH");
     g_switch_watch = v == nullptr || v[0] != '0';
     read_env = true;
   }
@@ -172,9 +181,46 @@ void perf_disable(ThreadState* s) {
   if (fd >= 0) ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 }
 
+void perf_release(ThreadState* s) {
+  s->perf_stopping = true;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  int fd = __atomic_load_n(&s->perf_fd, __ATOMIC_ACQUIRE);
+  if (fd >= 0) ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+  void* page = __atomic_exchange_n(&s->perf_page, nullptr, __ATOMIC_SEQ_CST);
+  if (page != nullptr) {
+    // A handler that loaded the page before the exchange is counted in
+    // g_drains_in_flight until it is done with it. Bounded: if handlers
+    // never drain to zero within a second the ring is left mapped (a few
+    // pages) rather than unmapped under a reader.
+    bool quiet = false;
+    for (int i = 0; i < 1000 && !quiet; ++i) {
+      quiet = __atomic_load_n(&g_drains_in_flight, __ATOMIC_SEQ_CST) == 0;
+      if (!quiet) {
+        timespec ts{0, 1000000};
+        nanosleep(&ts, nullptr);
+      }
+    }
+    if (quiet) munmap(page, s->perf_mmap_bytes);
+  }
+  andweorc_fd_release(&s->perf_fd);
+}
+
+namespace {
+ANDWEORC_SIGNAL_SAFE uint32_t drain_page(ThreadState* s,
+                                         perf_event_mmap_page* meta);
+}
+
 ANDWEORC_SIGNAL_SAFE uint32_t perf_drain(ThreadState* s) {
-  perf_event_mmap_page* meta = __atomic_load_n(&s->perf_page, __ATOMIC_ACQUIRE);
-  if (meta == nullptr) return 0;
+  __atomic_add_fetch(&g_drains_in_flight, 1, __ATOMIC_SEQ_CST);
+  perf_event_mmap_page* meta = __atomic_load_n(&s->perf_page, __ATOMIC_SEQ_CST);
+  uint32_t samples = meta != nullptr ? drain_page(s, meta) : 0;
+  __atomic_sub_fetch(&g_drains_in_flight, 1, __ATOMIC_SEQ_CST);
+  return samples;
+}
+
+namespace {
+ANDWEORC_SIGNAL_SAFE uint32_t drain_page(ThreadState* s,
+                                         perf_event_mmap_page* meta) {
   uint32_t samples = 0;
   const uint8_t* data =
       reinterpret_cast<const uint8_t*>(meta) + meta->data_offset;
@@ -235,6 +281,7 @@ ANDWEORC_SIGNAL_SAFE uint32_t perf_drain(ThreadState* s) {
   __atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
   return samples;
 }
+}  // namespace
 
 ANDWEORC_SIGNAL_SAFE void perf_watch_switches(ThreadState* s) {
   if (!g_switch_watch || s->has_timer) return;

@@ -22,6 +22,10 @@ bool perf_start(ThreadState* s, uint64_t period_ns, int signal_number,
 // Disables, unmaps and closes the event. Owning thread only: the owner's
 // handler may be reading the mapping.
 void perf_stop(ThreadState* s);
+// perf_stop from any thread, once sampling is disabled (attach's detach):
+// the page is taken away first and unmapped only when no handler is still
+// draining it; waits (sleeps) up to a second for that. Not signal-safe.
+void perf_release(ThreadState* s);
 // Stops sample generation without unmapping; any thread, any state.
 void perf_disable(ThreadState* s);
 // Moves every complete record out of the perf ring (owning thread only).

@@ -11,12 +11,15 @@
 
 #include <errno.h>
 #include <link.h>
+#include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "andweorc/andweorc.h"
+#include "runtime/attach_settings.h"
 #include "runtime/code_patch.h"
 #include "runtime/internal_fds.h"
 #include "runtime/probe_event.h"
@@ -163,9 +166,26 @@ int open_all(int* error, int* failed) {
 }  // namespace
 
 void probes_start() {
-  const char* spec = getenv("ANDWEORC_PROBES");
+  const char* spec = runtime_setting("ANDWEORC_PROBES");
+  if (g_event_count > 0) {
+    // A later start (`andweorc attach` again): the first start's probes
+    // stay (patched code cannot be patched twice) and counted meanwhile;
+    // they count from zero again. A different --progress is not applied.
+    code_patch_reset_counts();
+    for (int i = 0; i < g_event_count; ++i)
+      if (g_events[i].fd >= 0) ioctl(g_events[i].fd, PERF_EVENT_IOC_RESET, 0);
+    if (spec != nullptr && *spec != '\0') {
+      io_lock().lock();
+      raw_write_note(
+          "probes: the probes of this process's first attach are kept and "
+          "counted again from zero; --progress/--latency of a later attach "
+          "are not applied");
+      io_lock().unlock();
+    }
+    return;
+  }
   if (spec == nullptr || *spec == '\0') return;
-  const char* mech = getenv("ANDWEORC_PROBE_MECHANISM");
+  const char* mech = runtime_setting("ANDWEORC_PROBE_MECHANISM");
   if (mech == nullptr) mech = "";
   g_patching = strncmp(mech, "patch", 5) == 0;
   g_fallback = !g_patching || mech[5] == ',';

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "runtime/address_table.h"
+#include "runtime/attach_settings.h"
 #include "runtime/blocking.h"
 #include "runtime/collector.h"
 #include "runtime/coordinator_hook.h"
@@ -66,6 +67,15 @@ uint64_t g_unprofiled_threads = 0;
 // whether an experiment was running then (write_tree_record).
 uint32_t g_epoch_at_start = 0;
 bool g_joined_running = false;
+// Loaded by `andweorc attach` and started by runtime_attach_start (not by
+// the constructor); cleared by runtime_attach_stop.
+bool g_attached = false;
+// Done once per process image whatever the number of starts: a second
+// sigaction would record our own handler as the program's, a second
+// pthread_atfork would run the fork handlers twice.
+bool g_handlers_installed = false;
+bool g_flush_installed = false;
+bool g_atfork_registered = false;
 
 ANDWEORC_SIGNAL_SAFE void note_start_epoch() {
   g_epoch_at_start = g_delay_engine.epoch();
@@ -83,26 +93,29 @@ ANDWEORC_SIGNAL_SAFE bool lock_io_bounded() {
   }
 }
 
+// Settings come from the environment, or from the file `andweorc attach`
+// wrote (attach_settings.h).
 void read_config() {
-  const char* dir = getenv("ANDWEORC_DATA_DIR");
+  const char* dir = runtime_setting("ANDWEORC_DATA_DIR");
   if (dir != nullptr && *dir != '\0' &&
       strlen(dir) < sizeof g_config.data_dir) {
     strcpy(g_config.data_dir, dir);
     g_config.enabled = true;
   }
-  if (const char* p = getenv("ANDWEORC_SAMPLE_PERIOD_NS")) {
+  if (const char* p = runtime_setting("ANDWEORC_SAMPLE_PERIOD_NS")) {
     char* end = nullptr;
     unsigned long long v = strtoull(p, &end, 10);
     // Below 100 us the kernel throttles task-clock sampling (platform notes).
     if (end != p && v >= 100000) g_config.period_ns = v;
   }
-  if (const char* s = getenv("ANDWEORC_SAMPLER"))
+  if (const char* s = runtime_setting("ANDWEORC_SAMPLER"))
     g_config.force_timer = strcmp(s, "timer") == 0;
-  if (const char* t = getenv("ANDWEORC_PROCESS_TREE"))
+  if (const char* t = runtime_setting("ANDWEORC_PROCESS_TREE"))
     g_config.process_tree = strcmp(t, "0") != 0;
-  if (const char* d = getenv("ANDWEORC_DELAY_MODE");
-      d && strcmp(d, "spin") == 0)
-    g_delay_engine.set_sleeper(Sleeper{real_spin, nullptr});
+  const char* d = runtime_setting("ANDWEORC_DELAY_MODE");
+  g_delay_engine.set_sleeper(d && strcmp(d, "spin") == 0
+                                 ? Sleeper{real_spin, nullptr}
+                                 : Sleeper{real_sleep, nullptr});
 }
 
 // fork may be called from a signal handler that interrupted io_lock's
@@ -172,11 +185,14 @@ bool start_runtime() {
       attach_shared_selection(&t->selection);
     }
   }
-  if (!install_profiler_handler()) {
-    fprintf(stderr,
-            "andweorc: cannot install the SIGPROF handler; "
-            "not profiling\n");
-    return false;
+  if (!g_handlers_installed) {
+    if (!install_profiler_handler()) {
+      fprintf(stderr,
+              "andweorc: cannot install the SIGPROF handler; "
+              "not profiling\n");
+      return false;
+    }
+    g_handlers_installed = true;
   }
   ThreadState* main_thread = register_current_thread();
   if (main_thread == nullptr) return false;
@@ -214,8 +230,11 @@ bool start_runtime() {
     raw_write_note(note);
     g_io_lock.unlock();
   }
-  install_flush_handlers();
-  pthread_atfork(on_fork_prepare, on_fork_parent, on_fork_child);
+  if (!g_flush_installed) install_flush_handlers();
+  g_flush_installed = true;
+  if (!g_atfork_registered)
+    pthread_atfork(on_fork_prepare, on_fork_parent, on_fork_child);
+  g_atfork_registered = true;
   collector_start();
   return true;
 }
@@ -270,6 +289,94 @@ LinkedStart runtime_start_linked(uint64_t period_ns, bool force_timer) {
   }
   g_start_lock.unlock();
   return result;
+}
+
+void write_final_records();  // below: the same end as at exit
+
+AttachStart runtime_attach_start(const char* settings_path) {
+  if (g_shadowed) return AttachStart::kShadowed;
+  g_start_lock.lock();
+  AttachStart result = AttachStart::kStarted;
+  if (runtime_active()) {
+    result = g_attached ? AttachStart::kAlreadyAttached
+                        : AttachStart::kAlreadyActive;
+  } else if (g_shut_down) {
+    result = AttachStart::kFailed;  // the process is exiting
+  } else if (!attach_settings_load(settings_path)) {
+    result = AttachStart::kBadSettings;
+  } else {
+    g_config = Config{};
+    read_config();
+    // A fork child of an attached process is sampled alone: the shared
+    // segment of a process tree is made before any fork, at start-up.
+    g_config.process_tree = false;
+    if (!g_config.enabled) {
+      result = AttachStart::kBadSettings;
+    } else {
+      g_attached = true;
+      if (start_runtime()) {
+        probes_start();
+        g_coordinator_pid = g_pid;
+        if (g_coordinator.start != nullptr) g_coordinator.start();
+      } else {
+        g_attached = false;
+        result = AttachStart::kFailed;
+      }
+    }
+  }
+  g_start_lock.unlock();
+  return result;
+}
+
+bool runtime_attach_stop() {
+  g_start_lock.lock();
+  if (!g_attached || !runtime_active()) {
+    g_start_lock.unlock();
+    return false;
+  }
+  // Experiments end (no thread stays delayed), then our threads exit and
+  // are joined, then the samplers stop; what they took is written and the
+  // file closed. Only then are the per-thread events released: no handler
+  // can be reading their rings (release_thread_samplers).
+  if (g_coordinator.detach != nullptr) g_coordinator.detach();
+  collector_stop();
+  stop_all_samplers();
+  g_io_lock.lock();
+  write_final_records();
+  __atomic_store_n(&g_active, false, __ATOMIC_RELEASE);
+  raw_close();
+  g_io_lock.unlock();
+  release_thread_samplers();
+  g_attached = false;
+  g_start_lock.unlock();
+  return true;
+}
+
+bool runtime_attached() { return g_attached; }
+
+namespace {
+// Our threads of the current start (a later start's replace the joined
+// ones): few, so a linear scan.
+constexpr int kOwnThreads = 8;
+int g_own_tids[kOwnThreads];
+}  // namespace
+
+void note_runtime_thread() {
+  int tid = current_tid();
+  for (int i = 0; i < kOwnThreads; ++i) {
+    int slot = __atomic_load_n(&g_own_tids[i], __ATOMIC_ACQUIRE);
+    // Empty, or a thread of ours that has exited (joined at a detach).
+    if (slot == 0 || raw_syscall(SYS_tgkill, g_pid, slot, 0) != 0) {
+      __atomic_store_n(&g_own_tids[i], tid, __ATOMIC_RELEASE);
+      return;
+    }
+  }
+}
+
+bool is_runtime_thread(int tid) {
+  for (int i = 0; i < kOwnThreads; ++i)
+    if (__atomic_load_n(&g_own_tids[i], __ATOMIC_ACQUIRE) == tid) return true;
+  return false;
 }
 
 bool runtime_started_by_tool() {

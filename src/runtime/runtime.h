@@ -39,6 +39,32 @@ const Config& config();
 // to an anonymous memory file (raw_writer.h) that the Runner reads.
 enum class LinkedStart { kStarted, kAlreadyActive, kFailed, kShadowed };
 LinkedStart runtime_start_linked(uint64_t period_ns, bool force_timer);
+// `andweorc attach` (attach_entry.cc): starts the runtime in a process that
+// loaded this library with dlopen, with the settings of the file at
+// `settings_path` (attach_settings.h): threads already running are
+// registered, samplers, collector and coordinator start. The preload path
+// never calls it.
+enum class AttachStart {
+  kStarted = 0,
+  kAlreadyAttached = 1,  // an attach is running
+  kAlreadyActive = 2,    // started by preload (`andweorc run`) or linked
+  kShadowed = 3,         // another copy of the runtime is first in line
+  kBadSettings = 4,      // the file is unreadable or sets no data directory
+  kFailed = 5,           // start-up failed (a note went to standard error)
+};
+AttachStart runtime_attach_start(const char* settings_path);
+// Ends what runtime_attach_start began: the experiment ends, the
+// coordinator and collector threads exit (joined), samplers stop and their
+// events close, the raw file is completed and closed. The library stays
+// loaded and inert (its handlers pass the program's signals on); a later
+// runtime_attach_start starts again. False when no attach is running.
+bool runtime_attach_stop();
+// True between runtime_attach_start and runtime_attach_stop.
+bool runtime_attached();
+// The calling thread is the runtime's own (collector, coordinator): the
+// scan for the program's threads (early_threads.h) passes it by.
+void note_runtime_thread();
+bool is_runtime_thread(int tid);
 // True when `andweorc run` started this runtime (records go to its
 // directory and its coordinator may be running experiments).
 bool runtime_started_by_tool();

@@ -7,10 +7,12 @@
 #include <new>
 
 #include "runtime/internal_fds.h"
+#include "runtime/perf_sampler.h"
 #include "runtime/progress_points.h"
 #include "runtime/raw_format.h"
 #include "runtime/raw_writer.h"
 #include "runtime/runtime.h"
+#include "runtime/timer_sampler.h"
 
 namespace andweorc::runtime {
 namespace {
@@ -272,6 +274,15 @@ void stop_all_samplers() {
     ThreadState* s = slot_at(i);
     if (__atomic_load_n(&s->status, __ATOMIC_ACQUIRE) == kLive)
       disable_thread_sampler(s);
+  }
+}
+
+void release_thread_samplers() {
+  for (int i = 0, n = thread_slot_count(); i < n; ++i) {
+    ThreadState* s = slot_at(i);
+    if (__atomic_load_n(&s->status, __ATOMIC_ACQUIRE) != kLive) continue;
+    perf_release(s);
+    timer_stop(s);
   }
 }
 

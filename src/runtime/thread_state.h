@@ -100,6 +100,11 @@ void thread_states_after_fork_child();
 
 // Stops the sampler of every live thread (shutdown).
 void stop_all_samplers();
+// After stop_all_samplers and once the runtime is inactive (attach's
+// detach): closes every live slot's event and unmaps its ring, deletes its
+// timer. The slots stay with their threads, so a later start restarts
+// their samplers (early_threads.h). Not signal-safe; may sleep.
+void release_thread_samplers();
 
 }  // namespace andweorc::runtime
 

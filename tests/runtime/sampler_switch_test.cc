@@ -49,6 +49,16 @@ TEST(SamplerSwitch, SwitchHeavyThreadMovesToTheTimer) {
   EXPECT_NE(out.find("computing thread timer=no"), std::string::npos) << out;
 }
 
+// A slot reused after a thread that exited on perf (perf_start once left
+// the previous event's "stopping" mark set, so the new thread never moved).
+TEST(SamplerSwitch, ThreadInAReusedSlotStillMoves) {
+  if (!perf_usable()) GTEST_SKIP() << "perf_event_open not permitted here";
+  std::string out = run_profiled("");
+  EXPECT_NE(out.find("blocking thread after a computing one timer=yes"),
+            std::string::npos)
+      << out;
+}
+
 TEST(SamplerSwitch, CanBeTurnedOff) {
   if (!perf_usable()) GTEST_SKIP() << "perf_event_open not permitted here";
   std::string out = run_profiled("ANDWEORC_SAMPLER_SWITCH=0");

@@ -1,5 +1,6 @@
 // switch_probe: one thread that blocks every ~30 us of CPU (usleep) and one
-// that only computes; each then reports whether a POSIX timer notifies it
+// that only computes, then another blocking one (in the slot the computing
+// one left); each then reports whether a POSIX timer notifies it
 // (/proc/self/timers), i.e. whether the runtime moved it from its perf event
 // to the CPU-time timer sampler (perf_sampler.h, perf_watch_switches).
 #include <stdio.h>
@@ -54,5 +55,16 @@ int main() {
     printf("computing thread timer=%s\n", has_timer());
   });
   computing.join();
+  // Takes the slot the computing thread left while still on perf (its
+  // perf_stop marked the slot's event as stopping): the mark must not
+  // outlive that event and keep this thread from moving.
+  std::thread reuse([] {
+    for (int i = 0; i < 3000; ++i) {
+      spin(30e-6);
+      usleep(20);
+    }
+    printf("blocking thread after a computing one timer=%s\n", has_timer());
+  });
+  reuse.join();
   return 0;
 }

@@ -1,0 +1,217 @@
+// attach_test.cc: `andweorc attach PID` on a program started without
+// andweorc (programs/attach_target.cc): the profile has samples,
+// experiments and the hot function; the program keeps its thread count,
+// exits 0 and prints its correct result; a thread it starts while attached
+// is profiled too; a second attach works; attaching
+// is refused, before the process is touched, when it cannot work.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <thread>
+
+#include "profile/profile_json.h"
+#include "run_helpers.h"
+
+namespace andweorc::testing {
+namespace {
+
+// The target, its standard input (closing it ends the program) and the
+// file its standard output goes to.
+struct Target {
+  pid_t pid = -1;
+  int stdin_fd = -1;
+  std::string out_path;
+};
+
+Target start_target(const std::string& dir) {
+  Target t;
+  t.out_path = dir + "/target.out";
+  int in[2];
+  if (pipe(in) != 0) return t;
+  t.pid = fork();
+  if (t.pid == 0) {
+    dup2(in[0], 0);
+    int out = open(t.out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(out, 1);
+    close(in[0]);
+    close(in[1]);
+    const std::string path = std::string(PROGRAMS_DIR) + "/attach_target";
+    execl(path.c_str(), path.c_str(), nullptr);
+    _exit(127);
+  }
+  close(in[0]);
+  t.stdin_fd = in[1];
+  return t;
+}
+
+int thread_count(pid_t pid) {
+  int n = 0;
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(
+           "/proc/" + std::to_string(pid) + "/task", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+    ++n;
+  return n;
+}
+
+// Waits (bounded) until the program runs its two workers.
+bool wait_for_threads(pid_t pid, int n) {
+  for (int i = 0; i < 500; ++i) {
+    if (thread_count(pid) == n) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+// Ends the program; its exit status (or -1) and output.
+int finish(Target& t, std::string* out) {
+  close(t.stdin_fd);
+  int status = 0;
+  if (waitpid(t.pid, &status, 0) != t.pid) return -1;
+  *out = read_file(t.out_path);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// The function of the leaf frame with the most samples.
+std::string hottest_function(const profile::Profile& p) {
+  std::map<std::string, uint64_t> by_function;
+  for (const auto& s : p.stacks)
+    if (!s.frames.empty())
+      by_function[p.frames[s.frames[0]].function] += s.samples;
+  std::string best;
+  uint64_t most = 0;
+  for (const auto& [name, n] : by_function)
+    if (n > most) {
+      most = n;
+      best = name;
+    }
+  return best;
+}
+
+class Attach : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = temp_dir(); }
+  void TearDown() override { std::system(("rm -rf " + dir_).c_str()); }
+  std::string dir_;
+};
+
+TEST_F(Attach, ProfilesTwiceAndLeavesTheProcessAsItWas) {
+  Target t = start_target(dir_);
+  ASSERT_GT(t.pid, 0);
+  ASSERT_TRUE(wait_for_threads(t.pid, 3));
+  const int line = line_of(std::string(PROGRAMS_SRC) + "/attach_target.cc",
+                           "ROUND_DONE_LINE");
+  ASSERT_GT(line, 0);
+  const std::string pid = std::to_string(t.pid);
+
+  // A third worker starts while the tool runs (after the runtime is in,
+  // most likely): the runtime finds it within its 0.5 s rescan.
+  RunResult first =
+      run_command({ANDWEORC_BIN, "attach", pid, "-q", "--duration", "1500ms",
+                   "--experiment-time", "50ms", "--progress",
+                   "rounds=attach_target.cc:" + std::to_string(line), "-o",
+                   dir_ + "/first.json"},
+                  [&](int) {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+                    EXPECT_EQ(write(t.stdin_fd, "s", 1), 1);
+                  });
+  EXPECT_EQ(first.status, 0) << first.err;
+  EXPECT_EQ(thread_count(t.pid), 4) << "threads left behind";
+  auto p = profile::read_profile(dir_ + "/first.json");
+  ASSERT_TRUE(p.ok()) << first.err;
+  EXPECT_GT(p.profile->samples, 100u);
+  // main, the two workers and the one started during the attach.
+  EXPECT_EQ(p.profile->threads, 4u);
+  EXPECT_FALSE(p.profile->experiments.empty());
+  EXPECT_NE(hottest_function(*p.profile).find("hot_rounds"), std::string::npos)
+      << hottest_function(*p.profile);
+  uint64_t visits = 0;
+  for (const auto& point : p.profile->points)
+    if (point.name == "rounds") visits = point.visits;
+  EXPECT_GT(visits, 0u);
+
+  RunResult second =
+      run_command({ANDWEORC_BIN, "attach", pid, "-q", "--duration", "500ms",
+                   "--no-experiments", "-o", dir_ + "/second.json"});
+  EXPECT_EQ(second.status, 0) << second.err;
+  EXPECT_EQ(thread_count(t.pid), 4) << "threads left behind";
+  auto q = profile::read_profile(dir_ + "/second.json");
+  ASSERT_TRUE(q.ok()) << second.err;
+  EXPECT_GT(q.profile->samples, 0u);
+
+  std::string out;
+  EXPECT_EQ(finish(t, &out), 0) << out;
+  EXPECT_NE(out.find(" correct"), std::string::npos) << out;
+}
+
+TEST_F(Attach, RefusesAProcessThatDoesNotExist) {
+  // A child that has been reaped: its pid names no process (until reused).
+  pid_t gone = fork();
+  if (gone == 0) _exit(0);
+  waitpid(gone, nullptr, 0);
+  RunResult r = run_command(
+      {ANDWEORC_BIN, "attach", std::to_string(gone), "-o", dir_ + "/p.json"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("no process"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/p.json"));
+}
+
+TEST_F(Attach, RefusesATracedProcessAndLeavesIt) {
+  Target t = start_target(dir_);
+  ASSERT_GT(t.pid, 0);
+  ASSERT_TRUE(wait_for_threads(t.pid, 3));
+  // We are its tracer now, as a debugger would be.
+  ASSERT_EQ(ptrace(PTRACE_SEIZE, t.pid, nullptr, nullptr), 0);
+  RunResult r = run_command(
+      {ANDWEORC_BIN, "attach", std::to_string(t.pid), "-o", dir_ + "/p.json"});
+  EXPECT_EQ(r.status, 3);
+  EXPECT_NE(r.err.find("already traced"), std::string::npos) << r.err;
+  ptrace(PTRACE_DETACH, t.pid, nullptr, nullptr);
+  std::string out;
+  EXPECT_EQ(finish(t, &out), 0) << out;
+  EXPECT_NE(out.find(" correct"), std::string::npos) << out;
+}
+
+TEST_F(Attach, RefusesAnotherUsersProcessWithoutPrivilege) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root to run the tool as nobody";
+  Target t = start_target(dir_);
+  ASSERT_GT(t.pid, 0);
+  ASSERT_TRUE(wait_for_threads(t.pid, 3));
+  int err[2];
+  ASSERT_EQ(pipe(err), 0);
+  pid_t tool = fork();
+  if (tool == 0) {
+    dup2(err[1], 2);
+    if (setgid(65534) != 0 || setuid(65534) != 0) _exit(126);
+    if (access(ANDWEORC_BIN, X_OK) != 0) _exit(77);  // not reachable
+    const std::string pid = std::to_string(t.pid);
+    execl(ANDWEORC_BIN, ANDWEORC_BIN, "attach", pid.c_str(), "-o", "/dev/null",
+          nullptr);
+    _exit(127);
+  }
+  close(err[1]);
+  std::string message;
+  char buf[512];
+  for (ssize_t n; (n = read(err[0], buf, sizeof buf)) > 0;)
+    message.append(buf, size_t(n));
+  close(err[0]);
+  int status = 0;
+  waitpid(tool, &status, 0);
+  std::string out;
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  EXPECT_EQ(finish(t, &out), 0) << out;
+  if (code == 77)
+    GTEST_SKIP() << ANDWEORC_BIN << " is not executable by nobody";
+  EXPECT_EQ(code, 3) << message;
+  EXPECT_NE(message.find("runs as uid 0"), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace andweorc::testing

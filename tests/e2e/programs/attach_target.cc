@@ -1,0 +1,69 @@
+// A program started without andweorc that `andweorc attach` visits
+// (attach_test.cc). Two threads run rounds of a known-answer loop until
+// standard input reaches end of file (an 's' read starts one more
+// worker); then the program checks every
+// round's result against the closed form and prints the round count and
+// "correct" (a register the visits failed to restore would show here).
+// hot_rounds() is ~90% of the CPU time, cold_rounds() the rest; each round
+// ends at the line marked in round_done(), which --progress can count.
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <thread>
+#include <vector>
+
+std::atomic<bool> g_stop{false};
+
+// sum_{k<n} k*k computed the slow way, in 64-bit and in double (so the
+// loop keeps live values in general and vector registers).
+__attribute__((noinline)) bool hot_rounds(uint64_t n) {
+  uint64_t s = 0;
+  double d = 0;
+  for (uint64_t k = 0; k < n; ++k) {
+    s += k * k;
+    d += double(k) * double(k);
+  }
+  uint64_t expect = (n - 1) * n * (2 * n - 1) / 6;
+  return s == expect && d == double(expect);
+}
+
+__attribute__((noinline)) bool cold_rounds(uint64_t n) {
+  uint64_t s = 0;
+  for (uint64_t k = 0; k < n; ++k) s += k;
+  return s == n * (n - 1) / 2;
+}
+
+std::atomic<uint64_t> g_rounds{0}, g_wrong{0};
+
+__attribute__((noinline)) void round_done(bool ok) {
+  g_rounds.fetch_add(1, std::memory_order_relaxed);  // ROUND_DONE_LINE
+  if (!ok) g_wrong.fetch_add(1, std::memory_order_relaxed);
+}
+
+void worker() {
+  while (!g_stop.load(std::memory_order_relaxed)) {
+    bool ok = hot_rounds(90000);
+    ok = cold_rounds(10000) && ok;
+    round_done(ok);
+  }
+}
+
+int main() {
+  std::vector<std::thread> workers;
+  workers.emplace_back(worker);
+  workers.emplace_back(worker);
+  char buf[64];
+  // Each 's' read starts one more worker (a thread born after an attach).
+  for (ssize_t n; (n = read(0, buf, sizeof buf)) > 0;)
+    for (ssize_t i = 0; i < n; ++i)
+      if (buf[i] == 's') workers.emplace_back(worker);
+  g_stop = true;
+  for (auto& w : workers) w.join();
+  std::printf("rounds %llu wrong %llu %s\n",
+              (unsigned long long)g_rounds.load(),
+              (unsigned long long)g_wrong.load(),
+              g_wrong.load() == 0 && g_rounds.load() > 0 ? "correct" : "WRONG");
+  return g_wrong.load() == 0 ? 0 : 1;
+}
