@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -115,6 +116,74 @@ nlohmann::ordered_json trace_summary_json(const profile::Profile& p) {
         {"p95_ns", profile::duration_percentile(t, 95)},
         {"p99_ns", profile::duration_percentile(t, 99)},
         {"max_ns", t.durations_ns.empty() ? 0 : t.durations_ns.back()}});
+  }
+  return out;
+}
+
+namespace {
+
+// Log-spaced bins from the shortest to the longest call (one bin when they
+// are all equal): lower edges and counts.
+nlohmann::ordered_json histogram(const std::vector<uint64_t>& d) {
+  std::vector<uint64_t> edges, counts;
+  if (!d.empty()) {
+    double lo = double(std::max<uint64_t>(d.front(), 1));
+    double hi = double(std::max<uint64_t>(d.back(), 1));
+    size_t bins = hi > lo ? 40 : 1;
+    double step = bins > 1 ? std::log(hi / lo) / double(bins) : 0;
+    for (size_t b = 0; b < bins; ++b)
+      edges.push_back(uint64_t(lo * std::exp(step * double(b))));
+    counts.assign(bins, 0);
+    for (uint64_t v : d) {
+      size_t b =
+          std::upper_bound(edges.begin(), edges.end(), v) - edges.begin();
+      counts[b == 0 ? 0 : b - 1]++;
+    }
+  }
+  return nlohmann::ordered_json{{"bins_ns", edges}, {"counts", counts}};
+}
+
+}  // namespace
+
+nlohmann::ordered_json trace_html_json(const profile::Profile& p, size_t top) {
+  nlohmann::ordered_json out = trace_summary_json(p);
+  for (size_t i = 0; i < p.traces.size(); ++i) {
+    const auto& t = p.traces[i];
+    uint64_t threshold = profile::duration_percentile(t, 95);
+    profile::Attribution as =
+        profile::attribute(profile::calls_profile(p, t, threshold, true));
+    profile::Attribution af =
+        profile::attribute(profile::calls_profile(p, t, threshold, false));
+    std::map<std::pair<std::string, std::string>, std::pair<double, double>> by;
+    auto key = [](const profile::LineCount& c) {
+      return std::make_pair(
+          c.line > 0 ? fmt::format("{}:{}", base_name(c.file), c.line)
+                     : std::string("(no line)"),
+          c.function);
+    };
+    for (const auto& c : as.lines) by[key(c)].first += as.share(c.samples);
+    for (const auto& c : af.lines) by[key(c)].second += af.share(c.samples);
+    std::vector<std::pair<std::pair<std::string, std::string>,
+                          std::pair<double, double>>>
+        rows(by.begin(), by.end());
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const auto& a, const auto& b) {
+                       return a.second.first > b.second.first;
+                     });
+    nlohmann::ordered_json lines = nlohmann::ordered_json::array();
+    for (const auto& [k, v] : rows) {
+      if (lines.size() == top || v.first <= 0) break;
+      lines.push_back({{"where", k.first},
+                       {"function", k.second},
+                       {"slow", v.first},
+                       {"fast", v.second}});
+    }
+    out[i]["histogram"] = histogram(t.durations_ns);
+    out[i]["slow_threshold_ns"] = threshold;
+    out[i]["slow_calls"] = profile::calls_slower_than(t, threshold);
+    out[i]["slow_samples"] = as.total;
+    out[i]["fast_samples"] = af.total;
+    out[i]["lines"] = std::move(lines);
   }
   return out;
 }

@@ -24,6 +24,13 @@ void write_trace_summary(const profile::Profile& p, std::ostream& out);
 // samples inside them and duration percentiles (p50, p90, p95, p99, max).
 nlohmann::ordered_json trace_summary_json(const profile::Profile& p);
 
+// The HTML report's "traces": per traced function the summary of
+// trace_summary_json, a histogram of its durations (up to 40 log-spaced
+// bins: "bins_ns" lower edges, "counts") and the slow-vs-fast table at its
+// p95 ("slow_threshold_ns", "lines": up to `top` rows {where, function,
+// slow, fast} ranked by their share in slow calls).
+nlohmann::ordered_json trace_html_json(const profile::Profile& p, size_t top);
+
 // The slow-vs-fast report of t at `threshold_ns` (`threshold` as the user
 // gave it): the counts, then the `top` lines and functions of the slow
 // calls' samples, ranked by their share there, each with its share in the

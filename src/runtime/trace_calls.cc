@@ -176,16 +176,12 @@ void trace_patch_done(const PatchRequest* requests, int count) {
     ++k;
   }
   for (int id = 0; id < g_function_count; ++id) {
-    bool all = true, any = false;
+    bool all = true;
     for (int i = 0; i < g_site_count; ++i)
-      if (g_sites[i].function == uint32_t(id)) {
-        all = all && patched[i];
-        any = any || patched[i];
-      }
+      if (g_sites[i].function == uint32_t(id)) all = all && patched[i];
     // The jumps are already written: a patched entry with an exit left
     // unpatched would record calls that never end, so nothing is recorded.
     __atomic_store_n(&g_functions[id].enabled, all, __ATOMIC_RELEASE);
-    (void)any;
   }
   io_lock().lock();
   for (int id = 0; id < g_function_count; ++id) {
