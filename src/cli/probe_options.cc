@@ -131,7 +131,7 @@ int probe_environment(const ProbeOptions& o,
     if (!quiet) {
       std::cerr << "andweorc: trace '" << function << "': " << t->copies
                 << " copy(ies), entry and " << t->exits.sites.size()
-                << " exit(s) patched in process\n";
+                << " exit(s) to patch in process\n";
       for (const auto& why : t->skipped)
         std::cerr << "andweorc: trace '" << function << "': not traced: " << why
                   << "\n";

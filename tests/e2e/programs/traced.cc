@@ -5,7 +5,7 @@
 //   count N [paced]  traced_work() N times (paced: 10,000 every 25 ms)
 //   sleep      nap() 5 times, each sleeps >= 20 ms
 //   recurse    descend(3) 50 times (4 nested calls each)
-//   throw      may_throw(i) for i < 100: odd i throws through it, caught here
+//   throw      may_throw(i) for i <= 100: odd i throws through it, caught here
 //   slow       handle(i) for i < 100: 1 call in 10 takes slow_path()
 #include <time.h>
 
@@ -104,7 +104,9 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 50; ++i, calls += 4) descend(3);
   } else if (std::strcmp(mode, "throw") == 0) {
     long caught = 0;
-    for (long i = 0; i < 100; ++i) {
+    // 0..100: the last call returns, so every call left by an exception
+    // is seen (and dropped) at the next call's entry.
+    for (long i = 0; i <= 100; ++i) {
       try {
         may_throw(i);
         ++calls;  // returned
