@@ -12,8 +12,6 @@
 
 namespace andweorc::profile {
 
-using namespace checked_json;  // NOLINT(build/namespaces): its own helpers
-
 void write_traces(const Profile& p, nlohmann::ordered_json* j) {
   if (p.traces.empty()) return;
   nlohmann::ordered_json traces = nlohmann::ordered_json::array();
@@ -29,7 +27,9 @@ void write_traces(const Profile& p, nlohmann::ordered_json* j) {
   (*j)["traces"] = std::move(traces);
 }
 
-void read_traces(const Json& doc, Profile* p) {
+void read_traces(const nlohmann::json& doc, Profile* p) {
+  // Inside the function: a unity build puts other files in this one.
+  using namespace checked_json;  // NOLINT(build/namespaces)
   if (!doc.contains("traces")) return;
   const Json& a = get_array(doc, "traces", "");
   for (size_t i = 0; i < a.size(); ++i) {

@@ -67,6 +67,17 @@ TEST_F(Trace, CountsEveryCallExactly) {
   EXPECT_EQ(t->durations_ns.size(), 3000u);
 }
 
+TEST_F(Trace, FloatingPointArgumentsAndResultsSurviveTheHooks) {
+  RunResult r;
+  profile::Profile p = traced_run("scale", {"float"}, &r);
+  ASSERT_EQ(r.status, 0) << r.err;
+  // sum of (i * 0.5 * 1.25 + 0.25) for i < 1000
+  EXPECT_NE(r.out.find("acc 312437.500"), std::string::npos) << r.out;
+  const auto* t = trace_of(p, "scale");
+  ASSERT_NE(t, nullptr) << r.err;
+  EXPECT_EQ(t->durations_ns.size(), 1000u);
+}
+
 TEST_F(Trace, DurationsOfASleepingFunctionAreAtLeastTheSleep) {
   RunResult r;
   profile::Profile p = traced_run("nap", {"sleep"}, &r);

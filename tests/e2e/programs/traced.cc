@@ -3,6 +3,7 @@
 // -fno-inline-small-functions: each traced function ends with a ret, none
 // with a tail call. Modes:
 //   count N [paced]  traced_work() N times (paced: 10,000 every 25 ms)
+//   float      scale(x, y) 1000 times (floating-point arguments, result)
 //   sleep      nap() 5 times, each sleeps >= 20 ms
 //   recurse    descend(3) 50 times (4 nested calls each)
 //   throw      may_throw(i) for i <= 100: odd i throws through it, caught here
@@ -25,6 +26,13 @@ volatile long g_sink;
                                      (t_.tv_nsec - t0_.tv_nsec) <          \
                                  (ns);)                                    \
     for (int i_ = 0; i_ < 1000; ++i_) (x) += i_ ^ g_sink
+
+// Arguments and result in xmm registers: the hooks must keep them.
+__attribute__((noinline)) double scale(double x, double y) {
+  double r = x * y + 0.25;
+  g_sink = g_sink + 1;
+  return r;
+}
 
 __attribute__((noinline)) long traced_work(long i) {
   long v = i * 3 + 1;
@@ -98,6 +106,10 @@ int main(int argc, char** argv) {
     }
     // For bench/probes/trace_cost.sh: the calls' time, ns per call.
     std::printf("ns_per_call %.2f\n", loop_ns / double(n > 0 ? n : 1));
+  } else if (std::strcmp(mode, "float") == 0) {
+    double acc = 0;
+    for (long i = 0; i < 1000; ++i, ++calls) acc += scale(double(i) * 0.5, 1.25);
+    std::printf("acc %.3f\n", acc);
   } else if (std::strcmp(mode, "sleep") == 0) {
     for (int i = 0; i < 5; ++i, ++calls) nap(20);
   } else if (std::strcmp(mode, "recurse") == 0) {
