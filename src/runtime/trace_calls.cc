@@ -100,16 +100,31 @@ ANDWEORC_SIGNAL_SAFE void publish(const raw::TraceCall& call) {
 }
 
 // Enters the hook for this thread; false if a handler interrupted the
-// thread's own hook (its call is dropped and counted).
-ANDWEORC_SIGNAL_SAFE inline bool enter_hook(ThreadTrace& t) {
+// thread's own hook (its call is dropped, counted once: at its entry).
+ANDWEORC_SIGNAL_SAFE inline bool enter_hook(ThreadTrace& t, bool entry) {
   if (t.busy) {
-    count(&g_stats.reentered);
+    if (entry) count(&g_stats.reentered);
     return false;
   }
   t.busy = 1;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   if (t.tid == 0) t.tid = uint32_t(current_tid());
   return true;
+}
+
+// A fork child's raw file is new: it needs the names again (written by the
+// child's first drain, once the file is open).
+bool g_names_pending = false;
+
+// The kTraceNames records (caller holds io_lock).
+ANDWEORC_SIGNAL_SAFE void write_names() {
+  for (int id = 0; id < g_function_count; ++id) {
+    const Function& f = g_functions[id];
+    raw::TraceName rec{uint32_t(id), f.enabled ? 1u : 0u,
+                       uint32_t(strlen(f.name)), 0};
+    raw_write(raw::kTraceNames, &rec, sizeof rec, f.name, rec.name_len);
+  }
+  g_names_pending = false;
 }
 
 ANDWEORC_SIGNAL_SAFE inline void leave_hook(ThreadTrace& t) {
@@ -184,11 +199,9 @@ void trace_patch_done(const PatchRequest* requests, int count) {
     __atomic_store_n(&g_functions[id].enabled, all, __ATOMIC_RELEASE);
   }
   io_lock().lock();
+  write_names();
   for (int id = 0; id < g_function_count; ++id) {
     const Function& f = g_functions[id];
-    raw::TraceName rec{uint32_t(id), f.enabled ? 1u : 0u,
-                       uint32_t(strlen(f.name)), 0};
-    raw_write(raw::kTraceNames, &rec, sizeof rec, f.name, rec.name_len);
     if (!f.enabled) {
       char text[kProbeTextMax + 200];
       size_t len = append_str(text, sizeof text, 0, "trace: '");
@@ -210,7 +223,7 @@ extern "C" ANDWEORC_SIGNAL_SAFE void andweorc_trace_enter(uint64_t id,
       !__atomic_load_n(&g_functions[id].enabled, __ATOMIC_ACQUIRE))
     return;
   ThreadTrace& t = t_trace;
-  if (!enter_hook(t)) return;
+  if (!enter_hook(t, true)) return;
   uint64_t now = monotonic_ns();
   // Calls whose return-address slot is at or below this one are gone.
   while (t.depth > 0 && t.frames[t.depth - 1].sp <= sp) {
@@ -230,7 +243,7 @@ extern "C" ANDWEORC_SIGNAL_SAFE void andweorc_trace_exit(uint64_t id,
       !__atomic_load_n(&g_functions[id].enabled, __ATOMIC_ACQUIRE))
     return;
   ThreadTrace& t = t_trace;
-  if (!enter_hook(t)) return;
+  if (!enter_hook(t, false)) return;
   uint64_t now = monotonic_ns();
   // Inner calls an exception or longjmp left without their return.
   while (t.depth > 0 && t.frames[t.depth - 1].sp < sp) {
@@ -249,6 +262,7 @@ extern "C" ANDWEORC_SIGNAL_SAFE void andweorc_trace_exit(uint64_t id,
 
 ANDWEORC_SIGNAL_SAFE void trace_drain() {
   if (g_function_count == 0) return;
+  if (g_names_pending) write_names();
   static raw::TraceCall batch[512];  // only under io_lock
   for (uint64_t budget = kRing; budget > 0;) {
     size_t n = 0;
@@ -281,6 +295,7 @@ void trace_after_fork_child() {
   reset_ring();
   g_stats = raw::TraceStats{};
   t_trace.tid = 0;  // this thread's tid is the child's now
+  g_names_pending = true;
 }
 
 }  // namespace andweorc::runtime

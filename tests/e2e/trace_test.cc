@@ -67,6 +67,16 @@ TEST_F(Trace, CountsEveryCallExactly) {
   EXPECT_EQ(t->durations_ns.size(), 3000u);
 }
 
+TEST_F(Trace, AForkedChildRecordsItsOwnCalls) {
+  RunResult r;
+  profile::Profile p = traced_run("traced_work", {"fork"}, &r);
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(p.processes.size(), 2u) << r.err;
+  const auto* t = trace_of(p, "traced_work");
+  ASSERT_NE(t, nullptr) << r.err;
+  EXPECT_EQ(t->durations_ns.size(), 300u);  // 100 + the child's 200
+}
+
 TEST_F(Trace, FloatingPointArgumentsAndResultsSurviveTheHooks) {
   RunResult r;
   profile::Profile p = traced_run("scale", {"float"}, &r);

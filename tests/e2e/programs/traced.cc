@@ -3,12 +3,15 @@
 // -fno-inline-small-functions: each traced function ends with a ret, none
 // with a tail call. Modes:
 //   count N [paced]  traced_work() N times (paced: 10,000 every 25 ms)
+//   fork       traced_work() 100 times, then 200 times in a forked child
 //   float      scale(x, y) 1000 times (floating-point arguments, result)
 //   sleep      nap() 5 times, each sleeps >= 20 ms
 //   recurse    descend(3) 50 times (4 nested calls each)
 //   throw      may_throw(i) for i <= 100: odd i throws through it, caught here
 //   slow       handle(i) for i < 100: 1 call in 10 takes slow_path()
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -110,6 +113,17 @@ int main(int argc, char** argv) {
     double acc = 0;
     for (long i = 0; i < 1000; ++i, ++calls) acc += scale(double(i) * 0.5, 1.25);
     std::printf("acc %.3f\n", acc);
+  } else if (std::strcmp(mode, "fork") == 0) {
+    // 100 calls in the parent, 200 in a child it forks after them.
+    for (long i = 0; i < 100; ++i, ++calls) traced_work(i);
+    pid_t child = fork();
+    if (child == 0) {
+      for (long i = 0; i < 200; ++i) traced_work(i);
+      std::fflush(stdout);
+      _exit(0);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
   } else if (std::strcmp(mode, "sleep") == 0) {
     for (int i = 0; i < 5; ++i, ++calls) nap(20);
   } else if (std::strcmp(mode, "recurse") == 0) {
