@@ -7,6 +7,8 @@
 
 #include <sstream>
 
+#include "report/json_report.h"
+
 namespace andweorc::report {
 namespace {
 
@@ -57,6 +59,23 @@ TEST(SlowCalls, HtmlDataHasTheHistogramAndTheTable) {
   EXPECT_EQ(calls, 20u);
   EXPECT_EQ(j[0]["histogram"]["bins_ns"].size(), 40u);
   EXPECT_EQ(j[0]["histogram"]["bins_ns"][0], 1000);
+}
+
+TEST(SlowCalls, JsonReportHasTheTraceSection) {
+  profile::Profile p = slow_fast_profile();
+  std::ostringstream out;
+  JsonOptions options;
+  options.include_analysis = true;
+  write_json(p, out, options);
+  auto j = nlohmann::json::parse(out.str());
+  ASSERT_TRUE(j["analysis"].contains("traces")) << out.str();
+  const auto& t = j["analysis"]["traces"][0];
+  EXPECT_EQ(t["name"], "handle");
+  EXPECT_EQ(t["calls"], 20);
+  EXPECT_EQ(t["samples"], 30);
+  EXPECT_EQ(t["p50_ns"], 1000);
+  EXPECT_EQ(t["max_ns"], 9000);
+  EXPECT_EQ(j["traces"][0]["durations_ns"].size(), 20u);  // the data too
 }
 
 }  // namespace
