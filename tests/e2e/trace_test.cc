@@ -161,6 +161,15 @@ TEST_F(Trace, SlowCallsShowTheirReasonFirstAndFastCallsNever) {
       {ANDWEORC_BIN, "report", path, "-f", "folded", "--slower-than", "p90"});
   ASSERT_EQ(folded.status, 0) << folded.err;
   EXPECT_NE(folded.out.find("slow_path"), std::string::npos) << folded.out;
+  RunResult speedscope = run_command({ANDWEORC_BIN, "report", path, "-f",
+                                      "speedscope", "--slower-than", "2ms"});
+  ASSERT_EQ(speedscope.status, 0) << speedscope.err;
+  EXPECT_NE(speedscope.out.find("slow_path"), std::string::npos);
+  // Formats without a slow-call view refuse rather than ignore the option.
+  RunResult html =
+      run_command({ANDWEORC_BIN, "report", path, "-f", "html", "-o",
+                   dir_ + "/r.html", "--slower-than", "2ms"});
+  EXPECT_EQ(html.status, 2) << html.err;
 }
 
 TEST_F(Trace, ATailCallingOrUnknownFunctionIsRefusedBeforeTheRun) {
