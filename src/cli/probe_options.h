@@ -1,5 +1,6 @@
 // probe_options.h: `run`'s --progress NAME=FUNCTION|FILE:LINE, --latency
-// NAME=FUNCTION and --probe-mechanism, resolved into the runtime's environment.
+// NAME=FUNCTION, --trace FUNCTION and --probe-mechanism, resolved into the
+// runtime's environment.
 #ifndef ANDWEORC_CLI_PROBE_OPTIONS_H_
 #define ANDWEORC_CLI_PROBE_OPTIONS_H_
 
@@ -13,6 +14,7 @@ struct ProbeOptions {
   std::vector<std::string> progress;  // NAME=FUNCTION or NAME=FILE:LINE
   std::vector<std::string> latency;   // NAME=FUNCTION or FILE:LINE,FILE:LINE
   std::string mechanism = "auto";     // auto, patch, uprobe, breakpoint
+  std::vector<std::string> trace;     // FUNCTION: each call's duration
 };
 
 void add_probe_options(CLI::App* cmd, ProbeOptions* o);

@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
@@ -11,10 +12,12 @@
 #include "profile/atomic_file.h"
 #include "profile/label_view.h"
 #include "profile/profile_loader.h"
+#include "profile/trace_view.h"
 #include "report/folded_writer.h"
 #include "report/html_report.h"
 #include "report/json_report.h"
 #include "report/pprof_writer.h"
+#include "report/slow_calls.h"
 #include "report/speedscope_writer.h"
 #include "report/text_report.h"
 
@@ -29,7 +32,35 @@ struct ReportOptions {
   std::vector<std::string> source_roots;
   std::string label;     // "key=value": only samples with this label
   std::string group_by;  // a label key: one section per value
+  // --slower-than THRESHOLD [FUNCTION]: the slow calls of a traced function
+  std::vector<std::string> slower_than;
 };
+
+// --slower-than: text is the slow-vs-fast report; folded and speedscope are
+// the slow calls' stacks. Returns false (with the message printed) on bad
+// input; *p becomes the slow calls' profile for the export formats.
+bool slow_calls(const ReportOptions& o, profile::Profile* p,
+                std::string* text) {
+  std::string error;
+  std::string name = o.slower_than.size() > 1 ? o.slower_than[1] : "";
+  const profile::TracedFunction* t = profile::find_trace(*p, name, &error);
+  std::optional<uint64_t> threshold;
+  if (t != nullptr)
+    threshold = profile::parse_threshold(*t, o.slower_than[0], &error);
+  if (!threshold) {
+    std::cerr << "andweorc: --slower-than: " << error << "\n";
+    return false;
+  }
+  if (o.format == "text") {
+    std::ostringstream out;
+    report::write_slow_calls_text(*p, *t, *threshold, o.slower_than[0], o.top,
+                                  out);
+    *text = out.str();
+    return true;
+  }
+  *p = profile::calls_profile(*p, *t, *threshold, true);
+  return true;
+}
 
 bool to_stdout(const ReportOptions& o) {
   return o.output.empty() || o.output == "-";
@@ -120,7 +151,18 @@ int run_report(const ReportOptions& o) {
   profile::Profile p = selector
                            ? profile::filter_by_label(*r.profile, *selector)
                            : std::move(*r.profile);
-  std::string text = render(p, o);
+  std::string text;
+  if (!o.slower_than.empty()) {
+    if (o.format != "text" && o.format != "folded" &&
+        o.format != "speedscope") {
+      std::cerr << "andweorc: --slower-than works with --format text, folded "
+                   "or speedscope (the HTML and JSON reports carry every "
+                   "traced function)\n";
+      return kExitUsage;
+    }
+    if (!slow_calls(o, &p, &text)) return kExitUsage;
+  }
+  if (text.empty()) text = render(p, o);
   if (text.empty() && o.format == "pprof") {
     std::cerr << "andweorc: cannot compress the pprof profile\n";
     return kExitUsage;
@@ -167,6 +209,14 @@ CommandRunner add_report_command(CLI::App& app) {
                   "Only samples that carried this label (KEY=VALUE)");
   cmd->add_option("--group-by", o->group_by,
                   "Top lines and functions per value of this label key");
+  cmd->add_option("--slower-than", o->slower_than,
+                  "With --trace profiles: the samples of the calls of a traced "
+                  "function slower than THRESHOLD (p95, p99.9, or a duration: "
+                  "2ms, 150us), beside its other calls' (text); folded and "
+                  "speedscope: the slow calls' stacks. FUNCTION may be left "
+                  "out when one function was traced")
+      ->expected(1, 2)
+      ->type_name("THRESHOLD [FUNCTION]");
   return [o] { return run_report(*o); };
 }
 

@@ -10,6 +10,7 @@
 
 #include "ingest/experiment_cpu.h"
 #include "ingest/label_resolver.h"
+#include "ingest/trace_join.h"
 #include "runtime/raw_format.h"
 #include "symbols/scope.h"
 
@@ -218,8 +219,10 @@ void build_profile(const std::vector<RawProcess>& processes,
       stacks;
   std::map<std::pair<std::string, profile::PointKind>, size_t> point_index;
   std::set<std::string> main_executables;
+  TraceBuilder traces;
 
   for (const RawProcess& p : processes) {
+    traces.begin_process(p);
     profile::Process proc{p.pid, p.executable, p.clean_exit};
     proc.parent = p.ppid;
     for (const RawSample& s : p.samples) proc.samples += s.weight;
@@ -251,7 +254,11 @@ void build_profile(const std::vector<RawProcess>& processes,
             frames_for(ctx, snap, s.frames[i], i > 0, symbolizer, scope, table);
         stack.insert(stack.end(), ids.begin(), ids.end());
       }
-      stacks[{std::move(stack), std::move(stack_labels)}] += s.weight;
+      auto it =
+          stacks.try_emplace({std::move(stack), std::move(stack_labels)}, 0)
+              .first;
+      it->second += s.weight;
+      traces.add_sample(s, &it->first);
       out->samples += s.weight;
     }
     for (const RawPoint& rp : p.points) {
@@ -269,8 +276,12 @@ void build_profile(const std::vector<RawProcess>& processes,
     add_experiments(p, out);
     add_process_warnings(p, out);
   }
-  for (auto& [key, count] : stacks)
+  std::map<const void*, uint32_t> stack_index;  // for the traces
+  for (auto& [key, count] : stacks) {
+    stack_index[&key] = uint32_t(out->stacks.size());
     out->stacks.push_back(profile::Stack{key.first, count, key.second});
+  }
+  traces.finish([&](const void* key) { return stack_index.at(key); }, out);
   add_module_warnings(symbolizer, main_executables, out);
   if (out->lost_samples > 0)
     out->warnings.push_back(

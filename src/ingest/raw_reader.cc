@@ -238,6 +238,11 @@ bool parse_raw_bytes(const std::string& buf, const std::string& path,
       case raw::kLabelBinding:
         parse_label_binding(buf, body, end, out);
         break;
+      case raw::kTraceNames:
+      case raw::kTraceCalls:
+      case raw::kTraceStats:
+        decode_trace_record(rh.type, buf, body, end, out);
+        break;
       case raw::kTree: {
         raw::TreeRecord tr;
         if (read_pod(buf, body, end, &tr)) {

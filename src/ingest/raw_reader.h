@@ -62,6 +62,22 @@ struct RawMapsSnapshot {
   std::string text;
 };
 
+// --trace (raw_format.h kTrace*): a traced function and one of its calls.
+struct RawTraceFunction {
+  uint32_t id = 0;
+  std::string name;
+  bool enabled = false;  // the runtime patched its entry and every exit
+};
+struct RawTraceCall {
+  uint32_t tid = 0;
+  uint32_t function = 0;
+  uint64_t start_ns = 0, end_ns = 0;
+  uint32_t depth = 0;  // traced calls of the thread it ran inside
+};
+struct RawTraceStats {
+  uint64_t ring_full = 0, no_return = 0, too_deep = 0, reentered = 0;
+};
+
 struct RawProcess {
   std::string path;  // the raw file
   int pid = 0;
@@ -89,7 +105,15 @@ struct RawProcess {
   // runtime from before issue 15), and raw::kTree* flags.
   int tree_experiments = -1;
   uint32_t tree_flags = 0;
+  std::vector<RawTraceFunction> trace_functions;
+  std::vector<RawTraceCall> trace_calls;  // in order of their end
+  RawTraceStats trace_stats;
 };
+
+// Decodes a kTraceNames, kTraceCalls or kTraceStats record's payload
+// [pos, end) into `out` (trace_records.cc); a short record is skipped.
+void decode_trace_record(uint32_t type, const std::string& buf, size_t pos,
+                         size_t end, RawProcess* out);
 
 // Appends the samples of one kSamples record, buf[pos, end), to *out; a
 // corrupt batch ends early, keeping the samples before it.

@@ -182,7 +182,8 @@ bool relocate(const Decoded& d, PatchInsn* out, std::string* why) {
 }  // namespace
 
 PatchPlan plan_patch(const CodeRange& function,
-                     const std::vector<CodeRange>& others, uint64_t site) {
+                     const std::vector<CodeRange>& others, uint64_t site,
+                     uint64_t until) {
   PatchPlan plan;
   Capstone cs;
   if (!cs.ok) {
@@ -205,7 +206,7 @@ PatchPlan plan_patch(const CodeRange& function,
   }
   size_t last = first;  // one past the last displaced instruction
   size_t length = 0;
-  while (length < kPatchJumpBytes) {
+  while (length < kPatchJumpBytes || site + length < until) {
     if (last > first && ends_flow(insns[last - 1])) {
       plan.refusal = fmt::format(
           "the instruction at {:#x} ends the flow {} byte(s) after the probe; "
@@ -268,6 +269,31 @@ PatchPlan plan_patch(const CodeRange& function,
   }
   plan.ok = true;
   return plan;
+}
+
+bool decode_range(const CodeRange& range, std::vector<InsnInfo>* out,
+                  std::string* error) {
+  Capstone cs;
+  if (!cs.ok) {
+    *error = "Capstone cannot open an x86-64 decoder";
+    return false;
+  }
+  std::vector<Decoded> insns;
+  if (!decode(cs, range, &insns, error)) return false;
+  for (const Decoded& d : insns) {
+    InsnInfo i;
+    i.address = d.address;
+    i.size = d.bytes.size();
+    i.ret = d.id == X86_INS_RET;
+    i.jump = d.id == X86_INS_JMP;
+    i.call = d.id == X86_INS_CALL;
+    i.ends_flow = ends_flow(d);
+    i.indirect_jump = d.indirect_jump;
+    i.has_target = d.has_imm_target;
+    i.target = d.target;
+    out->push_back(i);
+  }
+  return true;
 }
 
 std::string encode_patch(const PatchPlan& plan) {

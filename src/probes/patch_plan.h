@@ -58,8 +58,30 @@ struct CodeRange {
 // whose targets cannot be checked) and the site is not the entry; a displaced
 // instruction cannot be relocated (loop/jrcxz, xbegin, an indirect call, an
 // int3 already there).
+// `until` (non-zero): displace every instruction up to that address (a
+// traced function's exit: the bytes that end with its ret), not just the
+// first >= 5 bytes.
 PatchPlan plan_patch(const CodeRange& function,
-                     const std::vector<CodeRange>& others, uint64_t site);
+                     const std::vector<CodeRange>& others, uint64_t site,
+                     uint64_t until = 0);
+
+// One instruction of a linear decode, as --trace's exit scan needs it.
+struct InsnInfo {
+  uint64_t address = 0;
+  size_t size = 0;
+  bool ret = false;
+  bool jump = false;  // jmp (not jcc)
+  bool call = false;
+  bool ends_flow = false;      // ret, jmp, call, ud2, hlt
+  bool indirect_jump = false;  // jmp through a register or memory
+  bool has_target = false;     // a direct branch or call
+  uint64_t target = 0;
+};
+
+// Decodes `range` linearly with Capstone; false with `error` if a byte does
+// not decode.
+bool decode_range(const CodeRange& range, std::vector<InsnInfo>* out,
+                  std::string* error);
 
 // The runtime's form of a plan (ANDWEORC_PROBES' sixth field):
 //   LENGTH:ORIGINALHEX:INSN,INSN...   INSN = cHEX | rHEX/FIX/TARGETHEX |

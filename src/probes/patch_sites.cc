@@ -9,8 +9,6 @@
 
 #include <fstream>
 
-#include "probes/patch_plan.h"
-
 namespace andweorc::probes {
 namespace {
 
@@ -99,51 +97,76 @@ bool read_code(std::ifstream& file, const ElfCode& elf, const Symbol& sym,
 
 }  // namespace
 
+namespace {
+
+// The enclosing function of `vaddr` and its split parts, from `elf`.
+bool enclosing_code(const ElfCode& elf, std::ifstream& file, uint64_t vaddr,
+                    CodeRange* function, std::vector<CodeRange>* others,
+                    std::string* name, std::string* error) {
+  if (!elf.error.empty()) {
+    *error = elf.error;
+    return false;
+  }
+  const Symbol* enclosing = nullptr;
+  for (const auto& f : elf.functions)
+    if (vaddr >= f.vaddr && vaddr < f.vaddr + f.size) {
+      enclosing = &f;
+      break;
+    }
+  if (enclosing == nullptr) {
+    *error = "no function symbol covers the address";
+    return false;
+  }
+  *name = enclosing->name;
+  function->is_entry = enclosing->name.find(".cold") == std::string::npos;
+  if (!read_code(file, elf, *enclosing, function)) {
+    *error = "cannot read the code of " + enclosing->name;
+    return false;
+  }
+  std::string base = base_of(enclosing->name);
+  for (const auto& f : elf.functions)
+    if (f.vaddr != enclosing->vaddr && !base.empty() &&
+        base_of(f.name) == base) {
+      CodeRange part;
+      part.is_entry = false;
+      if (!read_code(file, elf, f, &part)) {
+        *error = "cannot read the split parts of " + base;
+        return false;
+      }
+      others->push_back(std::move(part));
+    }
+  return true;
+}
+
+}  // namespace
+
+bool function_code(const std::string& path, uint64_t vaddr, CodeRange* function,
+                   std::vector<CodeRange>* others, std::string* name,
+                   std::string* error) {
+  ElfCode elf = read_elf(path);
+  std::ifstream file(path, std::ios::binary);
+  return enclosing_code(elf, file, vaddr, function, others, name, error);
+}
+
 void plan_patches(const std::string& path, std::vector<ProbeSite>* sites) {
   ElfCode elf = read_elf(path);
   std::ifstream file(path, std::ios::binary);
   for (auto& site : *sites) {
     site.patch.clear();
     site.patch_refused.clear();
-    if (!elf.error.empty()) {
-      site.patch_refused = elf.error;
-      continue;
-    }
-    const Symbol* enclosing = nullptr;
-    for (const auto& f : elf.functions)
-      if (site.vaddr >= f.vaddr && site.vaddr < f.vaddr + f.size) {
-        enclosing = &f;
-        break;
-      }
-    if (enclosing == nullptr) {
-      site.patch_refused = "no function symbol covers the address";
-      continue;
-    }
     CodeRange function;
-    function.is_entry = enclosing->name.find(".cold") == std::string::npos;
-    if (!read_code(file, elf, *enclosing, &function)) {
-      site.patch_refused = "cannot read the code of " + enclosing->name;
-      continue;
-    }
     std::vector<CodeRange> others;
-    std::string base = base_of(enclosing->name);
-    bool ok = true;
-    for (const auto& f : elf.functions)
-      if (f.vaddr != enclosing->vaddr && !base.empty() &&
-          base_of(f.name) == base) {
-        CodeRange part;
-        ok = ok && read_code(file, elf, f, &part);
-        others.push_back(std::move(part));
-      }
-    if (!ok) {
-      site.patch_refused = "cannot read the split parts of " + base;
+    std::string name, error;
+    if (!enclosing_code(elf, file, site.vaddr, &function, &others, &name,
+                        &error)) {
+      site.patch_refused = error;
       continue;
     }
     PatchPlan plan = plan_patch(function, others, site.vaddr);
     if (plan.ok)
       site.patch = encode_patch(plan);
     else
-      site.patch_refused = plan.refusal + " (in " + enclosing->name + ")";
+      site.patch_refused = plan.refusal + " (in " + name + ")";
   }
 }
 

@@ -15,7 +15,7 @@ namespace andweorc::profile {
 
 // JSON schema version: readers reject another major version.
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 5;
+inline constexpr int kSchemaMinor = 6;
 
 // One source-level frame. An address inside inlined code expands into several
 // Frames (innermost first), the outer ones with inlined == false only for the
@@ -160,6 +160,25 @@ struct Convergence {
   bool operator==(const Convergence&) const = default;
 };
 
+// Samples that fell inside calls of a traced function (--trace), by the
+// duration of the call they fell in (its innermost call of that function
+// when it recursed). Since 1.6.
+struct TraceSample {
+  uint32_t stack = 0;        // index into Profile::stacks
+  uint64_t duration_ns = 0;  // of the call the samples fell in
+  uint64_t samples = 0;      // weighted samples
+  bool operator==(const TraceSample&) const = default;
+};
+
+// One function traced with `andweorc run --trace`. Since 1.6.
+struct TracedFunction {
+  std::string name;                    // as given to --trace
+  bool traced = true;                  // false: the runtime could not patch it
+  std::vector<uint64_t> durations_ns;  // every recorded call, ascending
+  std::vector<TraceSample> samples;    // ordered by (stack, duration)
+  bool operator==(const TracedFunction&) const = default;
+};
+
 struct Profile {
   RunInfo run;
   ExperimentSettings settings;
@@ -175,6 +194,7 @@ struct Profile {
   std::vector<std::string> warnings;    // sentences for the user
   std::vector<Experiment> experiments;  // empty when none ran
   Convergence convergence;              // since 1.3
+  std::vector<TracedFunction> traces;   // since 1.6 (--trace)
   bool operator==(const Profile&) const = default;
 };
 

@@ -13,6 +13,7 @@
 
 #include "profile/checked_json.h"
 #include "profile/profile_json.h"
+#include "profile/trace_json.h"
 
 namespace andweorc::profile {
 namespace {
@@ -314,6 +315,7 @@ Profile read_body(const Json& doc) {
   p.warnings = get_strings(doc, "warnings", "");
   read_experiments(doc, &p.experiments);
   read_convergence(doc, &p.convergence);
+  read_traces(doc, &p);
   return p;
 }
 

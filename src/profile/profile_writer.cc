@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "profile/profile_json.h"
+#include "profile/trace_json.h"
 
 namespace andweorc::profile {
 namespace {
@@ -148,6 +149,7 @@ nlohmann::ordered_json to_json(const Profile& p) {
                              {"useful_impact", c.useful_impact},
                              {"q_value", c.q_value}};
   }
+  write_traces(p, &j);
   return j;
 }
 

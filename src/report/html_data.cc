@@ -17,6 +17,7 @@
 #include "report/html_causal.h"
 #include "report/html_sources.h"
 #include "report/impact_json.h"
+#include "report/slow_calls.h"
 #include "report/source_paths.h"
 #include "report/summary.h"
 
@@ -195,6 +196,7 @@ nlohmann::ordered_json html_data(const Profile& p,
       {"sampling", std::move(sampling)},
       {"sources", std::move(source_json)},
       {"source_roots", paths.roots()},
+      {"traces", trace_html_json(p, options.top)},
   };
 }
 

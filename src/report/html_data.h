@@ -37,7 +37,9 @@
 //   sources   [{file, line, found_as, first_line, lines, error}], referenced
 //             by index ("source") from causal and sampling lines;
 //   source_roots  the directories file_display is relative to (the
-//             --source-root ones, then the common root), each ending in '/'.
+//             --source-root ones, then the common root), each ending in '/';
+//   traces    the traced functions (--trace; [] when none): slow_calls.h's
+//             trace_html_json (durations' histogram, slow-vs-fast lines).
 // Numbers without a value are null.
 #ifndef ANDWEORC_REPORT_HTML_DATA_H_
 #define ANDWEORC_REPORT_HTML_DATA_H_

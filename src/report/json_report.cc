@@ -8,6 +8,7 @@
 #include "profile/profile_json.h"
 #include "report/causal_section.h"
 #include "report/impact_json.h"
+#include "report/slow_calls.h"
 #include "report/source_paths.h"
 
 namespace andweorc::report {
@@ -64,6 +65,7 @@ void write_json(const profile::Profile& p, std::ostream& out,
   constexpr auto kReplace = OJson::error_handler_t::replace;
   OJson analysis =
       analysis_to_json(experiments::analyze(p), options.source_roots);
+  if (!p.traces.empty()) analysis["traces"] = trace_summary_json(p);
   size_t close = text.rfind('}');
   text.erase(close);
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) {

@@ -20,6 +20,7 @@
 #include "report/label_section.h"
 #include "report/process_section.h"
 #include "report/ranked_table.h"
+#include "report/slow_calls.h"
 #include "report/source_paths.h"
 #include "report/summary.h"
 
@@ -345,6 +346,7 @@ void write_text(const Profile& p, std::ostream& out,
   }
   write_top_lines(c, out);
   write_top_functions(c, out);
+  if (!options.sampling_only) write_trace_summary(p, out);
 }
 
 }  // namespace andweorc::report

@@ -138,8 +138,13 @@ uint64_t prepare(PatchRequest* r, uint64_t bias, Segment* seg) {
     return 0;
   }
   uint8_t* tramp = g_region + size_t(g_sites) * kTrampolineBytes;
-  size_t n = build_trampoline(spec, bias, r->site, uint64_t(counter(g_sites)),
-                              tramp, uint64_t(tramp), kTrampolineBytes);
+  size_t n =
+      r->hook_fn != 0
+          ? build_hook_trampoline(spec, bias, r->site, r->hook_at, r->hook_fn,
+                                  r->hook_arg, tramp, uint64_t(tramp),
+                                  kTrampolineBytes)
+          : build_trampoline(spec, bias, r->site, uint64_t(counter(g_sites)),
+                             tramp, uint64_t(tramp), kTrampolineBytes);
   uint8_t jump[5];
   if (n == 0 || !jump_bytes(r->site, uint64_t(tramp), jump)) {
     r->why =

@@ -17,11 +17,16 @@ constexpr int kMaxPatchSites = 64;
 // `bias`), `spec` the tool's plan. On return `index` is the site's counter
 // index, or -1 with `why` a static reason (the caller counts the address
 // some other way).
+// `hook_fn` non-zero: a trace hook (build_hook_trampoline: calls
+// hook_fn(hook_arg, sp) at `hook_at`) instead of a counter.
 struct PatchRequest {
   uint64_t site;
   const PatchSpec* spec;
   int index;
   const char* why;
+  uint64_t hook_fn = 0;
+  uint32_t hook_arg = 0;
+  int hook_at = 0;
 };
 
 // Patches the main executable's code at each request. Start-up only (not

@@ -15,6 +15,7 @@
 #include "runtime/real_functions.h"
 #include "runtime/runtime.h"
 #include "runtime/shared_tree.h"
+#include "runtime/trace_calls.h"
 
 namespace andweorc::runtime {
 namespace {
@@ -62,6 +63,7 @@ void* collector_main(void*) {
     raw_write_maps_if_changed();  // a dlopen since the last snapshot
     io_lock().lock();
     raw_drain_all_rings();
+    trace_drain();  // --trace: finished calls (trace_calls.h)
     const bool snapshot = ++pass % kPassesPerSnapshot == 0;
     if (snapshot) {
       points_write_snapshot();

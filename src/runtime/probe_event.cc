@@ -50,7 +50,9 @@ bool probe_parse_line(const char* line, const char* end, ProbeEvent* e) {
   e->vaddr = strtoull(fields[4], nullptr, 16);
   e->slot = 0;
   e->fd = -1;
-  return e->kind >= ANDWEORC_KIND_THROUGHPUT && e->kind <= ANDWEORC_KIND_END;
+  return (e->kind >= ANDWEORC_KIND_THROUGHPUT &&
+          e->kind <= ANDWEORC_KIND_END) ||
+         e->kind == kKindTraceEntry || e->kind == kKindTraceExit;
 }
 
 int probe_uprobe_type() {

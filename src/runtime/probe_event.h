@@ -31,6 +31,10 @@ struct ProbeEvent {
 
 // The kind field's value for an END at an address (probes/probe_spec.h).
 constexpr int kKindEndAtAddress = 4;
+// --trace FUNCTION (probes/probe_spec.h): a function's entry, one of its exits
+// (the planned bytes end with its `ret`); recorded by trace_calls.h.
+constexpr int kKindTraceEntry = 5;
+constexpr int kKindTraceExit = 6;
 
 // Parses one "NAME\tKIND\tPATH\tOFFSET\tVADDR[\tPATCH]" line into e;
 // false if bad.

@@ -25,6 +25,7 @@
 #include "runtime/probe_event.h"
 #include "runtime/raw_writer.h"
 #include "runtime/runtime.h"
+#include "runtime/trace_calls.h"
 
 extern "C" int andweorc_register_point(int kind, const char* name);
 
@@ -72,7 +73,7 @@ void note(const char* text) {
 // the runtime refuses keep patch_index -1.
 void patch_all() {
   static PatchSpec specs[kMaxEvents];
-  PatchRequest requests[kMaxEvents];
+  PatchRequest requests[kMaxPatchSites + kMaxTraceSites];
   int which[kMaxEvents];
   int n = 0;
   for (int i = 0; i < g_event_count; ++i) {
@@ -93,7 +94,10 @@ void patch_all() {
     requests[n] = PatchRequest{e.vaddr + g_bias, &specs[n], -1, nullptr};
     which[n++] = i;
   }
-  code_patch_install(requests, n, g_bias);
+  // --trace sites go last: a count never loses its patch to a trace hook.
+  int traced = trace_patch_requests(requests + n, kMaxTraceSites, g_bias);
+  code_patch_install(requests, n + traced, g_bias);
+  if (trace_wanted()) trace_patch_done(requests + n, traced);
   for (int k = 0; k < n; ++k) {
     if (requests[k].index >= 0) {
       g_events[which[k]].patch_index = requests[k].index;
@@ -200,17 +204,22 @@ void probes_start() {
     const char* end = strchr(line, '\n');
     if (end == nullptr) end = line + strlen(line);
     ProbeEvent& e = g_events[g_event_count];
-    if (probe_parse_line(line, end, &e) && strcmp(e.path, exe) == 0)
-      ++g_event_count;
+    if (probe_parse_line(line, end, &e) && strcmp(e.path, exe) == 0) {
+      if (e.kind == kKindTraceEntry || e.kind == kKindTraceExit)
+        trace_add_site(e);  // --trace: hooks, not a point
+      else
+        ++g_event_count;
+    }
     line = *end ? end + 1 : end;
   }
-  if (g_event_count == 0) return;
+  if (g_event_count == 0 && !trace_wanted()) return;
   if (!g_breakpoints) {
     g_uprobe_type = probe_uprobe_type();
     g_retprobe_config = probe_retprobe_config();
   }
   dl_iterate_phdr(first_object, &g_bias);
   if (g_patching) patch_all();
+  if (g_event_count == 0) return;  // --trace only
   int error = 0, failed = -1;
   int opened = open_all(&error, &failed) + g_patched;
   if (failed >= 0) {
@@ -338,6 +347,7 @@ ANDWEORC_SIGNAL_SAFE void probes_thread_exited() {
 }
 
 ANDWEORC_SIGNAL_SAFE void probes_write_final_note() {
+  trace_write_final();  // the last traced calls and what was dropped
   int uprobes = 0;
   for (int i = 0; i < g_event_count; ++i) {
     const ProbeEvent& e = g_events[i];
@@ -361,6 +371,7 @@ ANDWEORC_SIGNAL_SAFE void probes_write_final_note() {
 }
 
 void probes_after_fork_child() {
+  trace_after_fork_child();
   if (g_event_count == 0) return;
   g_thread_exits = 0;
   code_patch_reset_counts();  // the patched code stays: same code, own counts

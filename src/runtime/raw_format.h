@@ -39,6 +39,11 @@ enum RecordType : uint32_t {
   kLabelBinding = 10,  // LabelBindingRecord + key + value (labels.h)
   kMapsTime = 11,      // MapsTimeRecord: when the next kMaps was taken
   kTree = 12,          // TreeRecord: the process's part in experiments
+  // `andweorc run --trace FUNCTION` (trace_calls.h); readers that do not know
+  // these skip them: no version bump.
+  kTraceNames = 20,  // TraceName + name (padded to 8), one per traced function
+  kTraceCalls = 21,  // TraceCall... : finished calls, in order of their end
+  kTraceStats = 22,  // TraceStats: calls not recorded, at the end
 };
 
 struct RecordHeader {
@@ -161,6 +166,34 @@ struct TreeRecord {
 inline constexpr uint32_t kTreeMember = 1;         // shares a process tree
 inline constexpr uint32_t kTreePointsFull = 2;     // tree's point table full
 inline constexpr uint32_t kTreeProcessesFull = 4;  // tree's slots all taken
+
+// A traced function (--trace): `function` is the id TraceCall uses;
+// `enabled` 0 when the runtime could not patch its entry and every exit
+// (then no call of it is recorded). Followed by name_len bytes of name.
+struct TraceName {
+  uint32_t function;
+  uint32_t enabled;
+  uint32_t name_len;
+  uint32_t reserved;
+};
+// One call of a traced function in thread `tid`: entry and return, in the
+// clock of SampleHeader::time_ns (CLOCK_MONOTONIC); `depth` is the number of
+// traced calls of the thread it ran inside (0 = outermost).
+struct TraceCall {
+  uint32_t tid;
+  uint32_t function;
+  uint64_t start_ns;
+  uint64_t end_ns;
+  uint32_t depth;
+  uint32_t reserved;
+};
+// Calls the runtime saw but could not record (process totals).
+struct TraceStats {
+  uint64_t ring_full;  // finished while the ring was full (overflow)
+  uint64_t no_return;  // left by an exception or longjmp, never returned
+  uint64_t too_deep;   // nested deeper than the per-thread stack
+  uint64_t reentered;  // entered from a signal handler inside the recorder
+};
 
 struct LostRecord {
   uint64_t samples;

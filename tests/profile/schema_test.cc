@@ -137,6 +137,7 @@ Profile full_profile() {
   p.experiments = {e};
   p.convergence = {"stable", 40,  3,   1,  "p", "/src/a.c:3",
                    0.5,      0.4, 0.6, 22, 0.05};
+  p.traces = {{"f", true, {100, 250}, {{0, 250, 3}}}};
   return p;
 }
 

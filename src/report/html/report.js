@@ -775,6 +775,72 @@
     }
   }
 
+  // --trace: each traced function's latency distribution (calls per
+  // log-spaced duration bin) and the lines of its slow calls (> p95) beside
+  // its other calls'.
+  function durationText(ns) {
+    if (ns >= 1e9) return num(ns / 1e9, 2) + ' s';
+    if (ns >= 1e6) return num(ns / 1e6, 2) + ' ms';
+    if (ns >= 1e3) return num(ns / 1e3, 1) + ' us';
+    return String(ns) + ' ns';
+  }
+
+  function renderTraces() {
+    if (!data.traces || data.traces.length === 0) return;
+    const section = el('section', {id: 'traces'},
+                       el('h2', null, 'Traced functions'));
+    root.appendChild(section);
+    data.traces.forEach((t, ti) => {
+      section.appendChild(el('h3', null, t.name));
+      if (!t.traced) {
+        section.appendChild(el('p', {class: 'notice'},
+          'Not traced: the runtime could not patch it (see the warnings).'));
+        return;
+      }
+      section.appendChild(el('p', {class: 'muted'},
+        count(t.calls) + ' calls; p50 ' + durationText(t.p50_ns) + ', p90 ' +
+        durationText(t.p90_ns) + ', p95 ' + durationText(t.p95_ns) +
+        ', p99 ' + durationText(t.p99_ns) + ', max ' +
+        durationText(t.max_ns) + '; ' + count(t.samples) +
+        ' samples inside its calls.'));
+      const h = t.histogram;
+      if (h.counts.length > 0) {
+        const holder = el('div', {class: 'plot', id: 'trace-plot-' + ti});
+        section.appendChild(holder);
+        const xs = h.bins_ns.map(v => v / 1e6);
+        const opts = {
+          width: plotWidth(holder),
+          height: 220,
+          scales: {x: {time: false, distr: xs.length > 1 ? 3 : 1}},
+          series: [{label: 'duration (ms, bin start)'},
+                   {label: 'calls', stroke: '#3465a4', width: 2,
+                    points: {show: true}}],
+          axes: [{label: 'call duration (ms, log scale)'},
+                 {label: 'calls', size: 64}],
+        };
+        // Not in `plots`: a change of progress point destroys those.
+        new uPlot(opts, [xs, h.counts], holder);
+      }
+      section.appendChild(el('p', {class: 'muted'},
+        'Slow calls: the ' + count(t.slow_calls) + ' calls slower than p95 (' +
+        durationText(t.slow_threshold_ns) + '), ' + count(t.slow_samples) +
+        ' samples; the other calls: ' + count(t.fast_samples) +
+        ' samples. Shares are of each side\'s samples.'));
+      const cols = [
+        {label: 'Slow calls', numeric: true, descending: true,
+         value: r => r.slow, cell: r => pct(r.slow, 1)},
+        {label: 'Other calls', numeric: true, descending: true,
+         value: r => r.fast, cell: r => pct(r.fast, 1)},
+        {label: 'Difference', numeric: true, descending: true,
+         value: r => r.slow - r.fast, cell: r => signedPct(r.slow - r.fast, 1)},
+        {label: 'Line', value: r => r.where, cell: r => r.where},
+        {label: 'Function', value: r => r.function, cell: r => r.function},
+      ];
+      section.appendChild(sortableTable('trace-lines-' + ti, cols, t.lines,
+                                        null));
+    });
+  }
+
   function renderFooter() {
     const m = data.meta;
     root.appendChild(el('footer', null,
@@ -788,6 +854,7 @@
   renderDetails();
   renderCausal();
   renderSampling();
+  renderTraces();
   renderFooter();
 
   let resizeTimer = null;

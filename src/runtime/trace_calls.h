@@ -1,0 +1,57 @@
+// trace_calls.h: `andweorc run --trace FUNCTION`: each call of a traced
+// function, timed from its entry to its return per thread, recorded by the
+// hooks the patched entry and exits call (code_patch.h) and written to the
+// raw file as kTraceCalls records by the collector.
+#ifndef ANDWEORC_RUNTIME_TRACE_CALLS_H_
+#define ANDWEORC_RUNTIME_TRACE_CALLS_H_
+
+#include <stdint.h>
+
+#include "runtime/code_patch.h"
+#include "runtime/probe_event.h"
+#include "runtime/signal_safe.h"
+
+namespace andweorc::runtime {
+
+constexpr int kMaxTracedFunctions = 16;
+constexpr int kMaxTraceSites = 48;  // entries and exits together
+constexpr int kTraceDepth = 32;     // nested traced calls per thread
+
+// A kKindTraceEntry/Exit line of ANDWEORC_PROBES (start-up only).
+void trace_add_site(const ProbeEvent& e);
+bool trace_wanted();
+
+// Appends the patch requests of every traced site to `out` (at most `cap`);
+// returns how many. Their specs live in this module.
+int trace_patch_requests(PatchRequest* out, int cap, uint64_t bias);
+
+// After code_patch_install: a function is traced only if its entry and
+// every exit were patched (an exit left unpatched would leave its calls
+// without a return). Writes the kTraceNames record and a note per function
+// that is not traced. Takes io_lock.
+void trace_patch_done(const PatchRequest* requests, int count);
+
+// The hooks (called by the trampolines with every register saved): `sp`
+// points at the call's return address, the same value at its entry and at
+// its return, which pairs them (recursion included). Async-signal-safe, no
+// lock, bounded work, never blocks: a call is dropped and counted when the
+// ring is full, the thread is nested deeper than kTraceDepth, or a signal
+// handler interrupted the hook of the same thread.
+extern "C" ANDWEORC_SIGNAL_SAFE void andweorc_trace_enter(uint64_t id,
+                                                          uint64_t sp);
+extern "C" ANDWEORC_SIGNAL_SAFE void andweorc_trace_exit(uint64_t id,
+                                                         uint64_t sp);
+
+// Moves the finished calls from the ring to the raw file (caller holds
+// io_lock: the collector every 20 ms, and the end).
+ANDWEORC_SIGNAL_SAFE void trace_drain();
+// The last drain and the kTraceStats record (caller holds io_lock).
+ANDWEORC_SIGNAL_SAFE void trace_write_final();
+
+// In a fork child (one thread): the ring may hold slots other threads of
+// the parent were writing; it starts empty, the counts from zero.
+void trace_after_fork_child();
+
+}  // namespace andweorc::runtime
+
+#endif  // ANDWEORC_RUNTIME_TRACE_CALLS_H_
