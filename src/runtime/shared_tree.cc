@@ -205,3 +205,16 @@ extern "C" int andweorc_tree_exec_seen(void) {
   __atomic_store_n(&g_execs_seen, n, __ATOMIC_RELAXED);
   return 1;
 }
+
+extern "C" int andweorc_tree_has_pid(int pid) {
+  if (pid == int(andweorc::runtime::raw_syscall(SYS_getpid))) return 1;
+  andweorc::runtime::TreeSegment* t = andweorc::runtime::tree();
+  if (t == nullptr) return 0;
+  for (const andweorc::runtime::TreeProcess& p : t->processes)
+    if (__atomic_load_n(&p.pid, __ATOMIC_ACQUIRE) == pid)
+      // Exited, exec'd (it left the tree) or not profiled (it never pays
+      // the tree's delays): outside.
+      return __atomic_load_n(&p.exited, __ATOMIC_ACQUIRE) == 0;
+  // The first process claims its slot when its collector first runs.
+  return pid == t->root_pid;
+}

@@ -123,5 +123,9 @@ uint64_t tree_total_except(const TreeSegment& t, int index, int32_t skip_pid);
 // For internal_fds.c: true once per change of the tree's exec count since
 // this process last asked (then its marks are stale). Signal-safe.
 extern "C" int andweorc_tree_exec_seen(void);
+// For internal_fds.c: 1 when pid is this process or a live process of the
+// tree (claimed a slot and did not exit, exec or give up profiling): a wake
+// from it was paid for. Signal-safe.
+extern "C" int andweorc_tree_has_pid(int pid);
 
 #endif  // ANDWEORC_RUNTIME_SHARED_TREE_H_
