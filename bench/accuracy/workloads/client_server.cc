@@ -83,7 +83,7 @@ socklen_t address(sockaddr_un* addr) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const uint64_t units = accuracy::units_arg(argc, argv, 8000);
+  const uint64_t units = accuracy::units_arg(argc, argv, 3000);
   const uint64_t n_serve = accuracy::iterations(100000, "SERVE");
   const uint64_t n_prep = accuracy::iterations(25000, "PREPARE");
   sockaddr_un addr;
