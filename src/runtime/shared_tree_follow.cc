@@ -80,7 +80,8 @@ const TreeModule* same_object(const std::vector<TreeModule>& mods,
 // The coordinator's table in this image's addresses (nullptr when none of
 // its objects is loaded here). Line and function ids are the
 // coordinator's; the sample counts are the tree's (shared arrays).
-const AddressTable* translate(TreeSegment* t, const AddressTable& theirs) {
+const AddressTable* translate_tree_table(TreeSegment* t,
+                                         const AddressTable& theirs) {
   uint32_t n = __atomic_load_n(&t->module_count, __ATOMIC_ACQUIRE);
   if (n > uint32_t(kTreeModules)) n = kTreeModules;
   std::vector<TreeModule> mine = loaded_modules();
@@ -122,7 +123,7 @@ const AddressTable* translate(TreeSegment* t, const AddressTable& theirs) {
 
 // Waits for the coordinator's table (it may still be reading DWARF when
 // this image starts), then publishes its translation here.
-void* follow(void*) {
+void* follow_tree_table(void*) {
   TreeSegment* t = tree();
   for (int i = 0; t != nullptr && i < 60 * 200; ++i) {  // 60 s at most
     const AddressTable* theirs =
@@ -131,7 +132,7 @@ void* follow(void*) {
         __atomic_load_n(&t->module_count, __ATOMIC_ACQUIRE) > 0) {
       auto* local =
           static_cast<const AddressTable*>(tree_arena_local(t, theirs));
-      if (const AddressTable* mine = translate(t, *local))
+      if (const AddressTable* mine = translate_tree_table(t, *local))
         publish_address_table(mine);
       return nullptr;
     }
@@ -166,7 +167,7 @@ void tree_start_follower() {
   sigfillset(&all);
   real().pthread_sigmask(SIG_SETMASK, &all, &old);
   pthread_t thread;
-  if (real().pthread_create(&thread, nullptr, follow, nullptr) == 0)
+  if (real().pthread_create(&thread, nullptr, follow_tree_table, nullptr) == 0)
     pthread_detach(thread);
   real().pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
