@@ -149,6 +149,12 @@ std::unique_ptr<LineCatalog> LineCatalog::build(
 void LineCatalog::move_to_tree() {
   runtime::TreeSegment* t = runtime::tree();
   if (t == nullptr) return;
+  // Whether images exec'd from now on join this coordinator's experiments
+  // (shared_tree.h): not when it has nothing to experiment on.
+  if (lines_.empty()) {
+    __atomic_store_n(&t->coordinator_state, 2u, __ATOMIC_RELEASE);
+    return;
+  }
   size_t nr = ranges_.size(), nl = std::max<size_t>(1, lines_.size()),
          nf = std::max<size_t>(1, functions_.size());
   auto* table = static_cast<runtime::AddressTable*>(
@@ -157,11 +163,17 @@ void LineCatalog::move_to_tree() {
       t, std::max<size_t>(1, nr) * sizeof(runtime::AddressRange)));
   auto* ls = static_cast<uint64_t*>(runtime::tree_alloc(t, nl * 8));
   auto* fs = static_cast<uint64_t*>(runtime::tree_alloc(t, nf * 8));
-  if (!table || !ranges || !ls || !fs) return;  // arena full: stay private
+  if (!table || !ranges || !ls || !fs) {  // arena full: stay private
+    __atomic_store_n(&t->coordinator_state, 2u, __ATOMIC_RELEASE);
+    return;
+  }
   std::copy(ranges_.begin(), ranges_.end(), ranges);
   *table = runtime::AddressTable{ranges,        nr, ls,
                                  lines_.size(), fs, functions_.size()};
   table_ptr_ = table;
+  // Exec'd images translate the table object by object (build-id, offset).
+  runtime::tree_publish_modules(t, *table);
+  __atomic_store_n(&t->coordinator_state, 1u, __ATOMIC_RELEASE);
 }
 
 std::vector<uint32_t> LineCatalog::find(const std::string& file,

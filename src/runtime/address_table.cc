@@ -11,6 +11,8 @@ SelectionShared* g_sel = &g_own;  // &g_own or the tree's segment
 // A table outside the tree's arena (the arena was full): this process's
 // only; a child forked before it was built could not read it.
 const AddressTable* g_private_table = nullptr;
+// Joined through exec: g_sel's table is another image's, never ours.
+bool g_foreign_table = false;
 
 }  // namespace
 
@@ -28,10 +30,17 @@ void attach_shared_selection(SelectionShared* shared) {
   __atomic_store_n(&g_sel, shared, __ATOMIC_RELEASE);
 }
 
+void join_shared_selection(SelectionShared* shared) {
+  if (shared == nullptr) return;
+  __atomic_store_n(&g_foreign_table, true, __ATOMIC_RELEASE);
+  __atomic_store_n(&g_sel, shared, __ATOMIC_RELEASE);
+}
+
 ANDWEORC_SIGNAL_SAFE const AddressTable* address_table() {
   if (const AddressTable* t =
           __atomic_load_n(&g_private_table, __ATOMIC_ACQUIRE))
     return t;
+  if (__atomic_load_n(&g_foreign_table, __ATOMIC_ACQUIRE)) return nullptr;
   return __atomic_load_n(&__atomic_load_n(&g_sel, __ATOMIC_ACQUIRE)->table,
                          __ATOMIC_ACQUIRE);
 }

@@ -61,6 +61,12 @@ struct SelectionShared {
 // current table and selection are carried over).
 void attach_shared_selection(SelectionShared* shared);
 
+// An exec'd image that joined a process tree (shared_tree.h): follows
+// `shared`'s selection as it is (nothing carried over), with a table of
+// its own (the shared one holds another image's addresses): until
+// publish_address_table gives it one, it has none.
+void join_shared_selection(SelectionShared* shared);
+
 // What the current experiment speeds up (-1 when none).
 enum class Granularity : int { kLine = 0, kFunction = 1 };
 struct Selection {

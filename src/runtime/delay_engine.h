@@ -130,6 +130,11 @@ class DelayEngine {
   // instead of the engine's own state, carrying the current state over.
   // Start-up only, before any other thread uses the engine.
   void attach_shared(ExperimentShared* shared);
+  // Uses `shared` as it is (an exec'd image joining a process tree whose
+  // experiments are under way: nothing of this fresh engine is carried).
+  void join_shared(ExperimentShared* shared) {
+    if (shared != nullptr) __atomic_store_n(&s_, shared, __ATOMIC_RELEASE);
+  }
   bool is_shared() const { return s_ != &own_; }
 
   // --- Per-thread operations (the owning thread; signal-safe). ---

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -23,6 +24,16 @@ static long sys4(long n, long a, long b, long c, long d) {
   __asm__ volatile("syscall"
                    : "=a"(ret)
                    : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10)
+                   : "rcx", "r11", "memory");
+  return ret;
+}
+static long sys5(long n, long a, long b, long c, long d, long e) {
+  long ret;
+  register long r10 __asm__("r10") = d;
+  register long r8 __asm__("r8") = e;
+  __asm__ volatile("syscall"
+                   : "=a"(ret)
+                   : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8)
                    : "rcx", "r11", "memory");
   return ret;
 }
@@ -65,6 +76,20 @@ int andweorc_fd_internal(int fd) {
    * it was, every mark made before is suspect (shared_tree.h). */
   if (andweorc_tree_exec_seen()) andweorc_fd_clear_marks();
   return get_bit(g_internal, fd);
+}
+
+/* shared_tree.cc: pid is this process or a live process of its tree. */
+int andweorc_tree_has_pid(int pid);
+
+void andweorc_fd_mark_peer(int fd) {
+  if (fd < 0) return;
+  /* Unix sockets only: the kernel gives other sockets no peer pid (0). */
+  struct ucred cred = {0, 0, 0};
+  socklen_t len = sizeof cred;
+  long r = sys5(SYS_getsockopt, fd, SOL_SOCKET, SO_PEERCRED, (long)&cred,
+                (long)&len);
+  andweorc_fd_mark(
+      fd, r == 0 && cred.pid > 0 && andweorc_tree_has_pid((int)cred.pid));
 }
 
 void andweorc_fd_clear_marks(void) {

@@ -35,6 +35,12 @@ extern "C" {
 
 void andweorc_fd_mark(int fd, int internal);
 int andweorc_fd_internal(int fd);
+/* A connected socket (accept, connect): internal when its peer (SO_PEERCRED,
+ * Unix sockets only) is this process or a live process of its process tree,
+ * which pays the tree's delays before it writes; else the outside world.
+ * The peer is the process that connected (or listened) at that time: a
+ * descriptor later handed to another process (SCM_RIGHTS) is not followed. */
+void andweorc_fd_mark_peer(int fd);
 /* Forgets every mark (after fork: descriptors may be shared with a child). */
 void andweorc_fd_clear_marks(void);
 /* After a child was started without fork (posix_spawn): unmarks every

@@ -1,6 +1,7 @@
 /* interpose_fds.c: descriptors as they are made, copied and closed. Which
- * ones lead to another thread of the program (pipes, socketpairs, eventfds:
- * a wake through them is a thread's, internal_fds.h), and the runtime's own
+ * ones lead to another thread of the program (pipes, socketpairs, eventfds,
+ * Unix sockets connected within the process tree: a wake through them is a
+ * thread's, internal_fds.h), and the runtime's own
  * descriptors stay the runtime's: they look closed to the program, survive
  * a daemon's close-everything, and move away when the program dup2s onto
  * one. The waits on these descriptors are in interpose_io.c. */
@@ -52,6 +53,16 @@ EXPORT int socket(int domain, int type, int protocol) {
   int fd = REAL(socket)(domain, type, protocol);
   andweorc_fd_mark(fd, 0);
   return fd;
+}
+
+/* A Unix socket connected to a listener of this process or of its process
+ * tree leads to a thread that pays the tree's delays: internal. connect may
+ * wake that listener's accept, so the caller pays first, like write. */
+EXPORT int connect(int fd, const struct sockaddr* addr, socklen_t len) {
+  andweorc_rt_catch_up();
+  int rc = REAL(connect)(fd, addr, len);
+  if (rc == 0) andweorc_fd_mark_peer(fd);
+  return rc;
 }
 
 /* Our own descriptors (internal_fds.h) look closed to the program: closing

@@ -4,7 +4,9 @@
  * A thread woken by a timer, a signal or the outside world (I/O) pays the
  * delays inserted while it waited: post_block(0); one woken through a pipe,
  * socketpair or eventfd between threads of this program was woken by another
- * thread and is credited: post_block(1) (internal_fds.h tells which). Calls
+ * thread and is credited: post_block(1) (internal_fds.h tells which; a Unix
+ * socket connected to a process of the same process tree counts as well,
+ * because that process pays the tree's delays before it writes). Calls
  * that can wake another thread of the program (write, send) first pay what
  * the caller owes.
  *
@@ -120,19 +122,22 @@ EXPORT ssize_t recvmsg(int fd, struct msghdr* msg, int flags) {
   return rc;
 }
 
+/* A connection from a process of the tree (or this process) was made by a
+ * caller that paid first (connect): the accepted socket is internal, and so
+ * is the wake. Other peers, and network sockets, are the outside world. */
 EXPORT int accept(int fd, struct sockaddr* addr, socklen_t* len) {
   wait_begin();
   int rc = REAL(accept)(fd, addr, len);
-  andweorc_fd_mark(rc, 0);
-  wait_end(0);
+  andweorc_fd_mark_peer(rc);
+  wait_end(andweorc_fd_internal(rc));
   return rc;
 }
 
 EXPORT int accept4(int fd, struct sockaddr* addr, socklen_t* len, int flags) {
   wait_begin();
   int rc = REAL(accept4)(fd, addr, len, flags);
-  andweorc_fd_mark(rc, 0);
-  wait_end(0);
+  andweorc_fd_mark_peer(rc);
+  wait_end(andweorc_fd_internal(rc));
   return rc;
 }
 

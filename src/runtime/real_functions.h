@@ -120,6 +120,7 @@
   X(int (*)(int, int, int, int[2]), socketpair, NULL)                          \
   X(int (*)(unsigned, int), eventfd, NULL)                                     \
   X(int (*)(int, int, int), socket, NULL)                                      \
+  X(int (*)(int, const struct sockaddr*, socklen_t), connect, NULL)            \
   X(int (*)(int), close, NULL)                                                 \
   X(int (*)(unsigned, unsigned, int), close_range, NULL)                       \
   X(void (*)(int), closefrom, NULL)                                            \

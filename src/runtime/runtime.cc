@@ -180,7 +180,16 @@ bool start_runtime() {
   // Under `andweorc run`, before any thread uses the engine or the table:
   // the state fork children will share (shared_tree.h).
   if (g_config.data_dir[0] != '\0' && g_config.process_tree) {
-    if (TreeSegment* t = tree_create()) {
+    if (TreeSegment* t = tree_join_inherited()) {
+      // An image exec'd in a profiled tree: the tree's experiments and its
+      // coordinator's selection, as in a fork child (on_fork_child).
+      g_delay_engine.join_shared(&t->engine);
+      join_shared_selection(&t->selection);
+      __atomic_add_fetch(&andweorc_rt_delays_armed[0], 1 << 20,
+                         __ATOMIC_RELEASE);
+      tree_my_process(t);
+      note_start_epoch();
+    } else if (TreeSegment* t = tree_create()) {
       g_delay_engine.attach_shared(&t->engine);
       attach_shared_selection(&t->selection);
     }
@@ -260,8 +269,12 @@ __attribute__((constructor)) void andweorc_runtime_init() {
   if (!g_config.enabled) return;
   if (start_runtime()) {
     probes_start();  // before the program's threads: they inherit the events
-    g_coordinator_pid = g_pid;
-    if (g_coordinator.start != nullptr) g_coordinator.start();
+    if (tree_joined_by_exec()) {
+      tree_start_follower();  // the tree's coordinator runs elsewhere
+    } else {
+      g_coordinator_pid = g_pid;
+      if (g_coordinator.start != nullptr) g_coordinator.start();
+    }
   }
 }
 

@@ -10,10 +10,6 @@
 namespace andweorc::runtime {
 namespace {
 
-constexpr uint64_t kMagic = 0x6565727477646e61ull;  // "andwtree"
-// Virtual size only (MAP_NORESERVE): pages exist once the table uses them.
-constexpr size_t kArenaBytes = size_t(256) << 20;
-
 TreeSegment* g_tree = nullptr;
 int g_slot = -1;  // this process's TreeProcess; -1: not claimed yet
 
@@ -27,25 +23,22 @@ ANDWEORC_SIGNAL_SAFE uint32_t settled_state(const TreePoint& p) {
   return s;
 }
 
+bool g_joined = false;       // this image joined through exec
+intptr_t g_arena_shift = 0;  // our arena address - the first process's
+
 }  // namespace
 
-TreeSegment* tree_create() {
-  if (g_tree != nullptr) return g_tree;
-  void* seg = mmap(nullptr, sizeof(TreeSegment), PROT_READ | PROT_WRITE,
-                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (seg == MAP_FAILED) return nullptr;
-  void* arena = mmap(nullptr, kArenaBytes, PROT_READ | PROT_WRITE,
-                     MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  auto* t = static_cast<TreeSegment*>(seg);  // zero-filled by mmap
-  t->magic = kMagic;
-  t->root_pid = int32_t(getpid());
-  t->selection.selected = -1;
-  if (arena != MAP_FAILED) {
-    t->arena = static_cast<char*>(arena);
-    t->arena_size = kArenaBytes;
-  }
-  g_tree = t;
-  return t;
+void tree_install(TreeSegment* t, bool joined, intptr_t arena_shift) {
+  g_joined = joined;
+  g_arena_shift = arena_shift;
+  __atomic_store_n(&g_tree, t, __ATOMIC_RELEASE);
+}
+
+ANDWEORC_SIGNAL_SAFE bool tree_joined_by_exec() { return g_joined; }
+
+const void* tree_arena_local(const TreeSegment* t, const void* p) {
+  if (t == nullptr || p == nullptr) return nullptr;
+  return static_cast<const char*>(p) + g_arena_shift;
 }
 
 ANDWEORC_SIGNAL_SAFE TreeSegment* tree() {
@@ -58,7 +51,9 @@ void tree_forget() {
 }
 
 void* tree_alloc(TreeSegment* t, size_t bytes) {
-  if (t == nullptr || t->arena == nullptr) return nullptr;
+  // An exec'd image sees the arena elsewhere: what it would store there
+  // would be garbage to the others.
+  if (t == nullptr || t->arena == nullptr || g_joined) return nullptr;
   bytes = (bytes + 63) & ~size_t(63);  // cache lines: no false sharing
   uint64_t at = __atomic_fetch_add(&t->arena_used, bytes, __ATOMIC_ACQ_REL);
   if (at + bytes > t->arena_size) return nullptr;
@@ -66,7 +61,7 @@ void* tree_alloc(TreeSegment* t, size_t bytes) {
 }
 
 bool tree_holds(const TreeSegment* t, const void* p, size_t bytes) {
-  if (t == nullptr || t->arena == nullptr) return false;
+  if (t == nullptr || t->arena == nullptr || g_joined) return false;
   auto a = reinterpret_cast<uintptr_t>(p);
   auto lo = reinterpret_cast<uintptr_t>(t->arena);
   return a >= lo && a - lo <= t->arena_size &&
@@ -204,4 +199,23 @@ extern "C" int andweorc_tree_exec_seen(void) {
   if (n == __atomic_load_n(&g_execs_seen, __ATOMIC_RELAXED)) return 0;
   __atomic_store_n(&g_execs_seen, n, __ATOMIC_RELAXED);
   return 1;
+}
+
+extern "C" int andweorc_tree_has_pid(int pid) {
+  if (pid == int(andweorc::runtime::raw_syscall(SYS_getpid))) return 1;
+  andweorc::runtime::TreeSegment* t = andweorc::runtime::tree();
+  if (t == nullptr) return 0;
+  // A pid may hold two slots: the image before an exec (exited) and the one
+  // after it, which joined the tree again.
+  bool seen = false;
+  for (const andweorc::runtime::TreeProcess& p : t->processes) {
+    if (__atomic_load_n(&p.pid, __ATOMIC_ACQUIRE) != pid) continue;
+    // Exited, exec'd without joining again, or not profiled (it never
+    // pays the tree's delays): outside.
+    if (__atomic_load_n(&p.exited, __ATOMIC_ACQUIRE) == 0) return 1;
+    seen = true;
+  }
+  if (seen) return 0;
+  // The first process claims its slot when its collector first runs.
+  return pid == t->root_pid;
 }

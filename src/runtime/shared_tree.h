@@ -12,8 +12,15 @@
 // that dies leaves its last totals behind (they still count) and holds no
 // lock: nothing waits on another process.
 //
-// An exec'd image does not inherit the mapping: it starts its own runtime
-// (and, with experiments on, its own coordinator) as before.
+// An exec'd image joins too (fork+exec, vfork+exec, posix_spawn): the
+// segment and the arena are memfds that survive exec (not close-on-exec,
+// kept away from the program's close/dup2 like the runtime's own
+// descriptors), named in ANDWEORC_TREE_FDS. The new image maps them
+// (tree_join_inherited), uses the tree's experiment state and points, and
+// starts no coordinator of its own. Its addresses are not the first
+// process's: it translates the coordinator's table into its own addresses,
+// object by object, matched by GNU build-id (shared_tree_join.cc), so a
+// line id means the same code in every process.
 #ifndef ANDWEORC_RUNTIME_SHARED_TREE_H_
 #define ANDWEORC_RUNTIME_SHARED_TREE_H_
 
@@ -26,6 +33,9 @@
 
 namespace andweorc::runtime {
 
+inline constexpr uint64_t kTreeMagic = 0x6565727477646e61ull;  // "andwtree"
+// Virtual size only (MAP_NORESERVE): pages exist once the table uses them.
+inline constexpr size_t kTreeArenaBytes = size_t(256) << 20;
 inline constexpr int kTreePoints = 64;      // distinct points in a tree
 inline constexpr int kTreeProcesses = 256;  // processes whose totals count
 inline constexpr size_t kTreeNameMax = 112;
@@ -49,9 +59,22 @@ struct TreeProcess {
   uint64_t totals[kTreePoints];
 };
 
+// An object of the first process's address space with in-scope code,
+// for translating its table into an exec'd image's addresses: code at
+// address a of this object is at a - bias + (the image's bias) there.
+inline constexpr int kTreeModules = 64;
+inline constexpr size_t kBuildIdMax = 32;
+struct TreeModule {
+  uint64_t bias;    // load bias (dlpi_addr)
+  uint64_t lo, hi;  // extent of its executable segments, biased
+  uint32_t build_id_len;
+  uint8_t build_id[kBuildIdMax];
+};
+
 struct TreeSegment {
   uint64_t magic;
-  int32_t root_pid;  // the process that made the segment (the coordinator's)
+  TreeSegment* self;  // its address in the first process (and fork copies)
+  int32_t root_pid;   // the process that made the segment (the coordinator's)
   uint32_t points_full;     // a point found no free entry (atomic)
   uint32_t processes_full;  // a process found no free slot (atomic)
   uint32_t reserved;
@@ -69,16 +92,45 @@ struct TreeSegment {
   alignas(64) uint64_t arena_used;  // bytes handed out (atomic)
   uint64_t arena_size;
   char* arena;  // its own MAP_SHARED|MAP_NORESERVE mapping
+  // The objects the coordinator's table covers (tree_publish_modules):
+  // module_count is stored (release) once they are written.
+  uint32_t module_count;
+  // The first process's coordinator: 0 not known yet (building its table,
+  // or no experiments), 1 it runs experiments on its table, 2 it has no
+  // in-scope code (a shell, a launcher). An image exec'd after 2 runs its
+  // own experiments instead of joining (atomic).
+  uint32_t coordinator_state;
+  TreeModule modules[kTreeModules];
   TreePoint points[kTreePoints];
   TreeProcess processes[kTreeProcesses];
 };
 
-// Maps the segment (start-up of the first process; not signal-safe).
+// Maps the segment (start-up of the first process; not signal-safe;
+// shared_tree_join.cc).
 // Returns nullptr when it cannot (then the process runs alone, as before).
 TreeSegment* tree_create();
 // The segment, or nullptr when there is none (not under `andweorc run`,
 // --no-follow-forks, or an exec'd image).
 ANDWEORC_SIGNAL_SAFE TreeSegment* tree();
+// Makes `t` this process's tree (shared_tree_join.cc, start-up only).
+void tree_install(TreeSegment* t, bool joined, intptr_t arena_shift);
+// In an exec'd image under `andweorc run`: maps the tree's segment named in
+// ANDWEORC_TREE_FDS, if any and valid, and returns it (start-up only).
+// nullptr: no tree to join (the process starts its own, as before).
+TreeSegment* tree_join_inherited();
+// This image joined a tree through exec (its pointers into the arena are
+// not the first process's: tree_alloc gives nothing, tree_arena_local
+// translates).
+ANDWEORC_SIGNAL_SAFE bool tree_joined_by_exec();
+// A pointer the first process stored into the arena, as seen here.
+const void* tree_arena_local(const TreeSegment* t, const void* p);
+// Coordinator (first process): records the objects of this process that
+// hold code of `table`, so exec'd images can translate it (before the table
+// is published).
+void tree_publish_modules(TreeSegment* t, const AddressTable& table);
+// Exec'd image: starts a thread that waits for the coordinator's table,
+// translates it into this image's addresses and publishes it here.
+void tree_start_follower();
 // Detaches this process (its runtime stopped): its threads no longer use
 // the segment's experiment state. Start-up/fork-child only.
 void tree_forget();
@@ -123,5 +175,9 @@ uint64_t tree_total_except(const TreeSegment& t, int index, int32_t skip_pid);
 // For internal_fds.c: true once per change of the tree's exec count since
 // this process last asked (then its marks are stale). Signal-safe.
 extern "C" int andweorc_tree_exec_seen(void);
+// For internal_fds.c: 1 when pid is this process or a live process of the
+// tree (claimed a slot and did not exit, exec or give up profiling): a wake
+// from it was paid for. Signal-safe.
+extern "C" int andweorc_tree_has_pid(int pid);
 
 #endif  // ANDWEORC_RUNTIME_SHARED_TREE_H_

@@ -117,6 +117,39 @@ TEST_F(ProcessTree, NoFollowForksKeepsExperimentsInTheFirstProcess) {
   EXPECT_EQ(workers, 2);
 }
 
+// fork + exec of a profiled binary (here the same one, at other addresses):
+// the new image joins the tree instead of running experiments of its own.
+// The selected line runs only in it, at addresses translated from the
+// first process's table by build-id and offset, and the progress point is
+// counted only in it. Before exec'd images joined, the child ran its own
+// coordinator: experiments with its pid, the first process's saw nothing.
+TEST_F(ProcessTree, AnExecdImageTakesPartInTheTreesExperiments) {
+  profile::Profile p = run({"--fixed-line", worker_line(), "--fixed-speedup",
+                            "50", "--experiment-time", "40ms"},
+                           {"exec", "800"});
+  int root = root_pid(p);
+  int with_hits = 0, with_visits = 0;
+  for (const auto& e : p.experiments) {
+    EXPECT_EQ(e.pid, root) << "an experiment of the exec'd image's own";
+    // Delays come from hits the engine counted: the exec'd image's
+    // handler found the selected line at its own addresses.
+    if (e.speedup_pct == 50 && e.selected_samples > 0 && e.delay_s > 0)
+      ++with_hits;
+    for (const auto& d : e.points)
+      if (d.name == "request" && d.visits > 0) ++with_visits;
+  }
+  EXPECT_GT(with_hits, 0);
+  EXPECT_GT(with_visits, 0);
+  EXPECT_GT(samples_at(p, "WORKER_LINE"), 0u);
+  // The child's pid has two images: the fork copy that exec'd, and the
+  // exec'd one, which was sampled and took part in experiments.
+  int execd = 0;
+  for (const auto& proc : p.processes)
+    if (proc.parent == root && proc.samples > 0 && proc.experiments > 0)
+      ++execd;
+  EXPECT_GE(execd, 1);
+}
+
 TEST_F(ProcessTree, WaitsForADoubleForkedGrandchild) {
   profile::Profile p = run({"--no-experiments"}, {"grandchild"});
   EXPECT_EQ(p.processes.size(), 3u);

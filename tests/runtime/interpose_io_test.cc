@@ -23,11 +23,14 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <string>
@@ -260,6 +263,56 @@ TEST(InterposeIo, MessageQueueSenderPaysAndReceiverSettlesAtOnce) {
   mq_close(q);
 }
 
+// Unix stream sockets named in the abstract namespace (nothing to clean
+// up): the address of `name`, a listener on it, a client connected to it.
+socklen_t abstract_address(const std::string& name, sockaddr_un* addr) {
+  *addr = sockaddr_un{};
+  addr->sun_family = AF_UNIX;
+  memcpy(addr->sun_path + 1, name.data(), name.size());  // [0] == 0: abstract
+  return socklen_t(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+}
+
+int unix_listener(const std::string& name) {
+  sockaddr_un addr;
+  socklen_t len = abstract_address(name, &addr);
+  int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&addr), len) != 0 ||
+      listen(fd, 4) != 0)
+    return -1;
+  return fd;
+}
+
+int unix_client(const std::string& name) {
+  sockaddr_un addr;
+  socklen_t len = abstract_address(name, &addr);
+  int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  if (fd < 0 || connect(fd, reinterpret_cast<sockaddr*>(&addr), len) != 0)
+    return -1;
+  return fd;
+}
+
+// A server and a client thread of this process over a named Unix socket
+// (not a socketpair): the client paid before sending, so the server's recv
+// is credited. Before accept/connect asked for the peer (SO_PEERCRED),
+// every accepted socket was the outside world and the server paid again.
+TEST(InterposeIo, RecvOnAnAcceptedUnixSocketWokenBySend) {
+  std::string name = "andweorc-test-" + std::to_string(getpid());
+  int listener = unix_listener(name);
+  ASSERT_GE(listener, 0) << strerror(errno);
+  int client = unix_client(name);
+  ASSERT_GE(client, 0) << strerror(errno);
+  int server = accept(listener, nullptr, nullptr);
+  ASSERT_GE(server, 0);
+  EXPECT_TRUE(andweorc_fd_internal(server));
+  EXPECT_TRUE(andweorc_fd_internal(client));
+  char c = 0;
+  expect_inherited(run([&] { EXPECT_EQ(recv(server, &c, 1, 0), 1); },
+                       [&] { EXPECT_EQ(send(client, "x", 1, 0), 1); }));
+  close(server);
+  close(client);
+  close(listener);
+}
+
 // ---- marks: which descriptors connect threads of this process ----
 
 TEST(InterposeIoMarks, FcntlDupfdCopiesCarryTheMark) {
@@ -402,6 +455,73 @@ TEST(InterposeIoMarksTree, AForkChildThatExecsLeavesTheTree) {
   EXPECT_EQ(WEXITSTATUS(status), 0);
   EXPECT_FALSE(andweorc_fd_internal(p.fd[0]));
   EXPECT_FALSE(andweorc_fd_internal(p.fd[1]));
+}
+
+// A Unix socket to another live process of the tree is internal (that
+// process pays the tree's delays before it writes), on both ends: accept
+// (the peer connected) and connect (the peer listens). A process that left
+// the tree (exited, exec'd, or not profiled: its slot says exited) or never
+// joined it is the outside world.
+TEST(InterposeIoMarksTree, AUnixSocketToAProcessOfTheTreeIsInternal) {
+  TreeSegment* t = tree_create();
+  ASSERT_NE(t, nullptr);
+  std::string name = "andweorc-tree-" + std::to_string(getpid());
+  int listener = unix_listener(name);
+  ASSERT_GE(listener, 0) << strerror(errno);
+  // 0: a child of the tree (claims a slot, as on_fork_child does); 1: one
+  // that gave up profiling (its final answer marks it exited); 2: a process
+  // that never joined. Each connects, then waits until we accepted.
+  for (int kind = 0; kind < 3; ++kind) {
+    int go[2];
+    ASSERT_EQ(pipe(go), 0);
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      if (kind < 2) tree_after_fork_child();
+      if (kind == 1) tree_served(t, 0, true);
+      int fd = unix_client(name);
+      char c;
+      ssize_t n = read(go[0], &c, 1);
+      _exit(fd >= 0 && n == 1 ? 0 : 1);
+    }
+    int server = accept(listener, nullptr, nullptr);
+    ASSERT_GE(server, 0);
+    EXPECT_EQ(andweorc_fd_internal(server) != 0, kind == 0) << "kind " << kind;
+    ASSERT_EQ(write(go[1], "x", 1), 1);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+    close(server);
+    close(go[0]);
+    close(go[1]);
+  }
+  close(listener);
+  // The other direction: a child of the tree listens, we connect.
+  std::string child_name = name + "-child";
+  int ready[2];
+  ASSERT_EQ(pipe(ready), 0);
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    tree_after_fork_child();
+    int fd = unix_listener(child_name);
+    if (fd < 0 || write(ready[1], "x", 1) != 1) _exit(1);
+    int conn = accept(fd, nullptr, nullptr);
+    char c;
+    _exit(conn >= 0 && read(conn, &c, 1) == 1 ? 0 : 1);
+  }
+  char c;
+  ASSERT_EQ(read(ready[0], &c, 1), 1);
+  int client = unix_client(child_name);
+  ASSERT_GE(client, 0) << strerror(errno);
+  EXPECT_TRUE(andweorc_fd_internal(client));
+  ASSERT_EQ(write(client, "x", 1), 1);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  close(client);
+  close(ready[0]);
+  close(ready[1]);
 }
 
 }  // namespace

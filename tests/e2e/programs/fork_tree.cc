@@ -6,6 +6,9 @@
 //                 grandchild runs grandchild_work for 400 ms of CPU.
 //   killed        the parent forks a worker that runs killed_work for ever;
 //                 300 ms later the parent SIGKILLs it, reaps it, and exits.
+//   exec MS       the parent forks a child that execs this program as
+//                 `execd MS` and only waits; the new image runs worker_work
+//                 and counts "request" for MS ms of CPU.
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -90,6 +93,26 @@ int killed() {
   return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL ? 0 : 1;
 }
 
+int execd(long ms) {
+  while (cpu_ms() < ms) {
+    g_sink = worker_work(g_sink, 20000);
+    ANDWEORC_PROGRESS("request");
+  }
+  return 0;
+}
+
+int exec_child(const char* ms) {
+  pid_t pid = fork();
+  if (pid < 0) return 1;
+  if (pid == 0) {
+    execl("/proc/self/exe", "fork_tree", "execd", ms, nullptr);
+    _exit(127);
+  }
+  int status;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "prefork";
   if (std::strcmp(mode, "prefork") == 0)
@@ -97,6 +120,11 @@ int main(int argc, char** argv) {
                    argc > 3 ? std::atol(argv[3]) : 1500);
   if (std::strcmp(mode, "grandchild") == 0) return grandchild();
   if (std::strcmp(mode, "killed") == 0) return killed();
-  std::fprintf(stderr, "usage: fork_tree prefork [N MS]|grandchild|killed\n");
+  if (std::strcmp(mode, "exec") == 0)
+    return exec_child(argc > 2 ? argv[2] : "800");
+  if (std::strcmp(mode, "execd") == 0)
+    return execd(argc > 2 ? std::atol(argv[2]) : 800);
+  std::fprintf(stderr,
+               "usage: fork_tree prefork [N MS]|grandchild|killed|exec [MS]\n");
   return 2;
 }

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# nginx with worker processes (issue 15: a real multi-process program),
+# built from Debian's source outside the repository, driven on loopback by
+# http_load.c. The progress point is a dynamic probe on the request
+# finaliser (`--progress request=ngx_http_free_request`, docs/probes.md):
+# nginx is not patched.
+#
+#   bash bench/real/nginx.sh build                 build nginx and http_load
+#   bash bench/real/nginx.sh native SECONDS        throughput without profiling
+#   bash bench/real/nginx.sh profile SECONDS OUT [andweorc run options...]
+#
+# The master forks WORKERS (default 2) workers; CONNS (default 8) keep-alive
+# connections ask for the 615-byte index page. Prints http_load's line
+# (requests=, seconds=, throughput=). Needs `andweorc` (ANDWEORC, default
+# build/bin/andweorc) for `profile`.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+REAL_DIR=${ANDWEORC_REAL_DIR:-/var/tmp/andweorc-real}
+src="$REAL_DIR/src/nginx"
+dir="$REAL_DIR/build/nginx"
+load="$REAL_DIR/build/http_load"
+ANDWEORC=${ANDWEORC:-$repo/build/bin/andweorc}
+PORT=${PORT:-18080}
+WORKERS=${WORKERS:-2}
+CONNS=${CONNS:-8}
+
+build() {
+  if ! ls -d "$src"/nginx-*/ >/dev/null 2>&1; then
+    mkdir -p "$src"
+    (cd "$src" && apt-get source -qq nginx >&2)
+  fi
+  if [ ! -x "$dir/objs/nginx" ]; then
+    rm -rf "$dir" && cp -a "$(ls -d "$src"/nginx-*/ | head -1)" "$dir"
+    # Only what serving a static page needs: no PCRE, no zlib.
+    (cd "$dir" && ./configure --prefix="$dir/run" \
+      --with-cc-opt="-g -O2 -fno-omit-frame-pointer" \
+      --without-http_rewrite_module --without-http_gzip_module \
+      --without-pcre >&2 && nice -n 15 make -s -j2 >&2)
+  fi
+  gcc -O2 -g -pthread -o "$load" "$here/http_load.c" >&2
+  echo "$dir/objs/nginx"
+}
+
+# A prefix with the config, the page and the log directories.
+prepare() {
+  local run="$dir/run"
+  mkdir -p "$run/conf" "$run/logs" "$run/html"
+  cp "$dir/html/index.html" "$run/html/"
+  cp "$dir/conf/mime.types" "$run/conf/"
+  cat >"$run/conf/nginx.conf" <<CONF
+worker_processes $WORKERS;
+daemon off;
+master_process on;
+error_log logs/error.log warn;
+pid logs/nginx.pid;
+events { worker_connections 512; }
+http {
+  include mime.types;
+  access_log off;
+  keepalive_requests 1000000;
+  server {
+    listen 127.0.0.1:$PORT;
+    location / { root html; }
+  }
+}
+CONF
+  echo "$run"
+}
+
+wait_listening() {
+  for _ in $(seq 100); do
+    curl -s -o /dev/null "http://127.0.0.1:$PORT/" && return 0
+    sleep 0.1
+  done
+  echo "nginx did not start listening on $PORT" >&2
+  return 1
+}
+
+# serve SECONDS CMD...: starts CMD (nginx, perhaps under andweorc), loads
+# it for SECONDS, then stops the master gracefully (SIGQUIT) and waits.
+serve() {
+  local seconds=$1 run
+  shift
+  run=$(prepare)
+  "$@" &
+  local pid=$!
+  wait_listening
+  "$load" "$PORT" / "$seconds" "$CONNS"
+  kill -QUIT "$(cat "$run/logs/nginx.pid")"
+  wait "$pid"
+}
+
+cmd=${1:?usage: nginx.sh build|native SECONDS|profile SECONDS OUT [options]}
+case "$cmd" in
+  build) build ;;
+  native)
+    nginx=$(build | tail -1)
+    serve "${2:?seconds}" "$nginx" -p "$dir/run"
+    ;;
+  profile)
+    nginx=$(build | tail -1)
+    seconds=${2:?seconds}
+    out=${3:?output profile}
+    shift 3
+    serve "$seconds" "$ANDWEORC" run -q -o "$out" \
+      --progress request=ngx_http_free_request "$@" -- "$nginx" -p "$dir/run"
+    ;;
+  *) echo "unknown command: $cmd" >&2; exit 2 ;;
+esac

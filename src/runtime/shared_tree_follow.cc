@@ -1,0 +1,175 @@
+// shared_tree_follow.cc: regions named by build-id and offset across exec
+// (shared_tree.h). The coordinator's process records which objects its
+// table covers; an exec'd image that joined the tree translates that table
+// into its own addresses, object by object, and uses it with the tree's
+// selection: the same line id is the same code in every process. Ordinary
+// code (dl_iterate_phdr, allocation), never in a handler.
+#include <elf.h>
+#include <link.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "runtime/address_table.h"
+#include "runtime/real_functions.h"
+#include "runtime/shared_tree.h"
+
+namespace andweorc::runtime {
+namespace {
+
+// The GNU build-id of an object, from its PT_NOTE segments; 0 when none.
+uint32_t build_id_of(const dl_phdr_info* info, uint8_t* out) {
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_NOTE) continue;
+    auto* p = reinterpret_cast<const char*>(info->dlpi_addr + ph.p_vaddr);
+    const char* end = p + ph.p_memsz;
+    while (p + sizeof(ElfW(Nhdr)) <= end) {
+      auto* n = reinterpret_cast<const ElfW(Nhdr)*>(p);
+      const char* name = p + sizeof *n;
+      const char* desc = name + ((n->n_namesz + 3) & ~3u);
+      if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+          memcmp(name, "GNU", 4) == 0 && n->n_descsz <= kBuildIdMax &&
+          desc + n->n_descsz <= end) {
+        memcpy(out, desc, n->n_descsz);
+        return n->n_descsz;
+      }
+      p = desc + ((n->n_descsz + 3) & ~3u);
+    }
+  }
+  return 0;
+}
+
+// Every loaded object with a build-id and executable code.
+std::vector<TreeModule> loaded_modules() {
+  std::vector<TreeModule> out;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) {
+        TreeModule m{};
+        m.bias = info->dlpi_addr;
+        m.lo = ~uint64_t(0);
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
+          m.lo = std::min<uint64_t>(m.lo, info->dlpi_addr + ph.p_vaddr);
+          m.hi = std::max<uint64_t>(m.hi,
+                                    info->dlpi_addr + ph.p_vaddr + ph.p_memsz);
+        }
+        m.build_id_len = build_id_of(info, m.build_id);
+        if (m.build_id_len > 0 && m.lo < m.hi)
+          static_cast<std::vector<TreeModule>*>(data)->push_back(m);
+        return 0;
+      },
+      &out);
+  return out;
+}
+
+const TreeModule* same_object(const std::vector<TreeModule>& mods,
+                              const TreeModule& m) {
+  for (const TreeModule& x : mods)
+    if (x.build_id_len == m.build_id_len &&
+        memcmp(x.build_id, m.build_id, m.build_id_len) == 0)
+      return &x;
+  return nullptr;
+}
+
+// The coordinator's table in this image's addresses (nullptr when none of
+// its objects is loaded here). Line and function ids are the
+// coordinator's; the sample counts are the tree's (shared arrays).
+const AddressTable* translate_tree_table(TreeSegment* t,
+                                         const AddressTable& theirs) {
+  uint32_t n = __atomic_load_n(&t->module_count, __ATOMIC_ACQUIRE);
+  if (n > uint32_t(kTreeModules)) n = kTreeModules;
+  std::vector<TreeModule> mine = loaded_modules();
+  auto* ranges_there =
+      static_cast<const AddressRange*>(tree_arena_local(t, theirs.ranges));
+  std::vector<AddressRange> ranges;
+  for (uint32_t k = 0; k < n; ++k) {
+    const TreeModule& m = t->modules[k];
+    const TreeModule* here = same_object(mine, m);
+    if (here == nullptr) continue;
+    // Ranges are sorted: the object's are one run of them.
+    const AddressRange* first = std::lower_bound(
+        ranges_there, ranges_there + theirs.range_count, m.lo,
+        [](const AddressRange& r, uint64_t a) { return r.hi <= a; });
+    for (const AddressRange* r = first;
+         r < ranges_there + theirs.range_count && r->lo < m.hi; ++r)
+      ranges.push_back(AddressRange{r->lo - m.bias + here->bias,
+                                    r->hi - m.bias + here->bias, r->line,
+                                    r->function});
+  }
+  if (ranges.empty()) return nullptr;
+  std::sort(
+      ranges.begin(), ranges.end(),
+      [](const AddressRange& a, const AddressRange& b) { return a.lo < b.lo; });
+  // Read by handlers until exit: never freed.
+  auto* storage = new AddressRange[ranges.size()];
+  std::copy(ranges.begin(), ranges.end(), storage);
+  auto* table = new AddressTable{
+      storage,
+      ranges.size(),
+      static_cast<uint64_t*>(
+          const_cast<void*>(tree_arena_local(t, theirs.line_samples))),
+      theirs.line_count,
+      static_cast<uint64_t*>(
+          const_cast<void*>(tree_arena_local(t, theirs.function_samples))),
+      theirs.function_count};
+  return table;
+}
+
+// Waits for the coordinator's table (it may still be reading DWARF when
+// this image starts), then publishes its translation here.
+void* follow_tree_table(void*) {
+  TreeSegment* t = tree();
+  for (int i = 0; t != nullptr && i < 60 * 200; ++i) {  // 60 s at most
+    const AddressTable* theirs =
+        __atomic_load_n(&t->selection.table, __ATOMIC_ACQUIRE);
+    if (theirs != nullptr &&
+        __atomic_load_n(&t->module_count, __ATOMIC_ACQUIRE) > 0) {
+      auto* local =
+          static_cast<const AddressTable*>(tree_arena_local(t, theirs));
+      if (const AddressTable* mine = translate_tree_table(t, *local))
+        publish_address_table(mine);
+      return nullptr;
+    }
+    if (__atomic_load_n(&t->coordinator_state, __ATOMIC_ACQUIRE) == 2)
+      return nullptr;
+    timespec ts{0, 5 * 1000 * 1000};
+    nanosleep(&ts, nullptr);
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void tree_publish_modules(TreeSegment* t, const AddressTable& table) {
+  if (t == nullptr || tree_joined_by_exec()) return;
+  uint32_t n = 0;
+  for (const TreeModule& m : loaded_modules()) {
+    if (n == uint32_t(kTreeModules)) break;
+    // Only objects the table covers (in-scope code): the list is short.
+    const AddressRange* first = std::lower_bound(
+        table.ranges, table.ranges + table.range_count, m.lo,
+        [](const AddressRange& x, uint64_t a) { return x.hi <= a; });
+    if (first == table.ranges + table.range_count || first->lo >= m.hi)
+      continue;
+    t->modules[n++] = m;
+  }
+  __atomic_store_n(&t->module_count, n, __ATOMIC_RELEASE);
+}
+
+void tree_start_follower() {
+  sigset_t all, old;
+  sigfillset(&all);
+  real().pthread_sigmask(SIG_SETMASK, &all, &old);
+  pthread_t thread;
+  if (real().pthread_create(&thread, nullptr, follow_tree_table, nullptr) == 0)
+    pthread_detach(thread);
+  real().pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+}  // namespace andweorc::runtime
