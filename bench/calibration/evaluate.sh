@@ -14,14 +14,15 @@
 # over the pool, with less information than PAIRS independent pairs).
 #
 # Usage: bench/calibration/evaluate.sh ANDWEORC OUT_DIR [K...]
-# Environment: RULES (default "new-bottleneck,slowdown=5,cpu-slowdown=5");
+# Environment: RULES (default "new-bottleneck,slowdown=5,cpu-slowdown=5,
+#   region-slowdown=5");
 #   PROGRAMS; PAIRS.
 set -euo pipefail
 tool=${1:?usage: evaluate.sh ANDWEORC OUT_DIR [K...]}
 dir=${2:?usage: evaluate.sh ANDWEORC OUT_DIR [K...]}
 shift 2
 ks=${*:-"1 2 3"}
-rules=${RULES:-"new-bottleneck,slowdown=5,cpu-slowdown=5"}
+rules=${RULES:-"new-bottleneck,slowdown=5,cpu-slowdown=5,region-slowdown=5"}
 npairs=${PAIRS:-24}
 programs=${PROGRAMS:-$(cd "$dir" && ls -d */ | tr -d /)}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -38,12 +39,12 @@ judge() {
   fi
   local nb=0 sd=0 named=0
   grep -q '^  new-bottleneck: ' "$tmp/out" && nb=1
-  grep -Eq '^  (cpu-)?slowdown=[0-9.]*: ' "$tmp/out" && sd=1
+  grep -Eq '^  (cpu-|region-)?slowdown=[0-9.]*: ' "$tmp/out" && sd=1
   if [[ -n $region ]]; then
     # The label's path is relative to where the sources were found (e.g.
     # ../bench/accuracy/workloads/x.cc:36 from a build directory), so the
     # region (a grep BRE) matches the label's trailing path components.
-    if grep -E '^  (cpu-)?slowdown=[0-9.]*: ' "$tmp/out" | sed -n 's/.*time went to: //p' |
+    if grep -E '^  (cpu-|region-)?slowdown=[0-9.]*: ' "$tmp/out" | sed -n 's/.*time went to: //p' |
         awk '{print $1}' | grep -qx "\(.*/\)\{0,1\}$region"; then
       named=1
     fi

@@ -111,6 +111,11 @@ int run_diff(const DiffOptions& o) {
   compare::DiffOptions options;
   options.base_source = &base_source;
   options.new_source = &new_source;
+  // Region tests cover the smallest slow-down any region rule asks about.
+  for (const compare::FailRule& r : *rules) {
+    if (r.kind == compare::FailRule::Kind::kRegionSlowdown && r.threshold > 0)
+      options.region_min_pct = std::min(options.region_min_pct, r.threshold);
+  }
   compare::ProfileDiff diff =
       compare::diff_runs(base.combined(), base.pointers(), next.combined(),
                          next.pointers(), options);
@@ -161,7 +166,8 @@ CommandRunner add_diff_command(CLI::App& app) {
   cmd->add_option(
          "--fail-on", o->fail_on,
          "Exit 1 when a rule is broken: new-bottleneck, impact-increase=X, "
-         "share-increase=PP, slowdown=PCT (comma-separated or repeated)")
+         "share-increase=PP, slowdown=PCT, cpu-slowdown=PCT, "
+         "region-slowdown=PCT (comma-separated or repeated; docs/diff.md)")
       // One rule list per occurrence, so `--fail-on X BASE NEW` still
       // reads BASE and NEW as the profiles.
       ->expected(1)

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "compare/line_label.h"
 #include "experiments/ranking.h"
 
 namespace andweorc::compare::format {
@@ -68,6 +69,18 @@ std::string point_speed(const PointChange& p) {
         seconds(std::exp(p.base_cpu->log_mean)),
         seconds(std::exp(p.new_cpu->log_mean)), c.slower_pct, c.low_pct,
         c.high_pct, c.q, c.significant ? " *" : "");
+  }
+  // Regions more expensive against the rest of each run (region_cost.h):
+  // only those that pass their test, at most two.
+  int shown = 0;
+  for (const RegionCost& r : p.regions.rose) {
+    if (!r.significant || shown == 2) continue;
+    out += fmt::format(
+        "{} {} +{:.1f}% of the program [{:+.1f}%, {:+.1f}%], q = {:.2g} *",
+        shown++ ? ";" : "; more expensive against the rest of the run:",
+        r.function.empty() ? std::string("(outside scope)")
+                           : short_function(r.function),
+        r.implied_pct, r.low_pct, r.high_pct, r.q);
   }
   return out;
 }

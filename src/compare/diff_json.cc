@@ -147,6 +147,26 @@ void write_diff_json(const DiffReport& r, std::ostream& out) {
            {"unit", c.in_seconds ? "s/visit" : "samples/visit"}});
     }
     pj["costs"] = std::move(costs);
+    OJson rose = OJson::array();
+    for (const RegionCost& r : p.regions.rose) {
+      rose.push_back({{"function", r.function},
+                      {"file", r.file},
+                      {"top_file", r.top_file},
+                      {"top_line", r.top_line},
+                      {"base_s_per_visit", number(r.base_cost)},
+                      {"new_s_per_visit", number(r.new_cost)},
+                      {"base_total_s_per_visit", number(r.base_total)},
+                      {"implied_slowdown_pct", number(r.implied_pct)},
+                      {"ci_low_pct", number(r.low_pct)},
+                      {"ci_high_pct", number(r.high_pct)},
+                      {"p", number(r.p)},
+                      {"q", number(r.q)},
+                      {"significant", r.significant}});
+    }
+    pj["regions"] = {{"base_runs", p.regions.base_runs},
+                     {"new_runs", p.regions.new_runs},
+                     {"tested", p.regions.tested},
+                     {"rose", std::move(rose)}};
     points.push_back(std::move(pj));
   }
   j["points"] = std::move(points);

@@ -58,6 +58,19 @@ std::string causes(const report::SourcePaths& paths, const PointChange& p) {
   return out;
 }
 
+// The region's name in a finding: its function, or the code outside scope.
+std::string region_name(const RegionCost& c) {
+  return c.function.empty() ? std::string("code outside the profile's scope")
+                            : fmt::format("function {}", c.function);
+}
+
+// Where its time went: the line that rose most, else the function.
+std::string region_where(const report::SourcePaths& paths,
+                         const RegionCost& c) {
+  if (c.top_line > 0) return where(paths, c.top_file, c.top_line, c.function);
+  return c.function.empty() ? std::string("(outside scope)") : c.function;
+}
+
 std::optional<FailRule> parse_one(const std::string& spec, std::string* error) {
   size_t eq = spec.find('=');
   std::string name = spec.substr(0, eq);
@@ -79,11 +92,13 @@ std::optional<FailRule> parse_one(const std::string& spec, std::string* error) {
     r.kind = FailRule::Kind::kSlowdown;
   } else if (name == "cpu-slowdown") {
     r.kind = FailRule::Kind::kCpuSlowdown;
+  } else if (name == "region-slowdown") {
+    r.kind = FailRule::Kind::kRegionSlowdown;
   } else {
     *error = fmt::format(
         "unknown --fail-on rule '{}' (expected new-bottleneck, "
-        "impact-increase=X, share-increase=PP, slowdown=PCT or "
-        "cpu-slowdown=PCT)",
+        "impact-increase=X, share-increase=PP, slowdown=PCT, "
+        "cpu-slowdown=PCT or region-slowdown=PCT)",
         spec);
     return std::nullopt;
   }
@@ -212,6 +227,26 @@ std::vector<Finding> evaluate_fail_rules(const ProfileDiff& diff,
                            c.low_pct, c.high_pct, c.p, c.q, p.base_cpu->runs,
                            p.new_cpu->runs,
                            why.empty() ? "" : "; time went to: ", why)});
+        }
+        break;
+      case FailRule::Kind::kRegionSlowdown:
+        for (const PointChange& p : diff.points) {
+          for (const RegionCost& c : p.regions.rose) {
+            if (!c.significant || c.implied_pct < r.threshold) continue;
+            out.push_back(
+                {r.text,
+                 fmt::format(
+                     "{} costs '{}' {:.1f}% more of the program's CPU time "
+                     "per visit, measured against the rest of each run ({} "
+                     "-> {} of {} per visit), interval [{:.1f}%, {:.1f}%], "
+                     "p = {:.2g}, q = {:.2g} (over {} regions; {} vs {} "
+                     "runs); time went to: {}",
+                     region_name(c), p.name, c.implied_pct,
+                     format::seconds(c.base_cost), format::seconds(c.new_cost),
+                     format::seconds(c.base_total), c.low_pct, c.high_pct, c.p,
+                     c.q, p.regions.tested, p.regions.base_runs,
+                     p.regions.new_runs, region_where(diff.paths, c))});
+          }
         }
         break;
     }

@@ -13,6 +13,13 @@
 //                           PCT percent by the estimate
 //   cpu-slowdown=PCT        the same for CPU time per visit (needs 2+ runs
 //                           per side: its noise is seen between runs only)
+//   region-slowdown=PCT     a function's CPU time per visit, measured
+//                           against the rest of each run (so a machine that
+//                           is slower for a whole run does not count), rose
+//                           significantly (q over the regions tested) by
+//                           enough to slow the program by PCT percent with
+//                           the rest unchanged (region_cost.h; 2+ runs per
+//                           side)
 // Numbers are finite and >= 0. Anything else is a usage error. Each finding
 // carries its evidence: effect, interval or standard error, p and q.
 #ifndef ANDWEORC_COMPARE_FAIL_ON_H_
@@ -32,7 +39,8 @@ struct FailRule {
     kImpactIncrease,
     kShareIncrease,
     kSlowdown,
-    kCpuSlowdown
+    kCpuSlowdown,
+    kRegionSlowdown
   };
   Kind kind = Kind::kNewBottleneck;
   double threshold = 0;

@@ -296,6 +296,8 @@ ProfileDiff diff_runs(const profile::Profile& base,
     p.lines = diff_lines(bl, nl, base_sampled, new_sampled, o, d.level);
     if (p.in_base && p.in_new) {
       p.costs = cost_changes(d.lines, base, bat, next, nat, p);
+      p.regions = region_cost_changes(base_runs, new_runs, p.name, p.kind,
+                                      o.region_min_pct, d.level);
     }
     d.points.push_back(std::move(p));
   }

@@ -49,6 +49,7 @@
 #include "compare/line_matching.h"
 #include "compare/line_status.h"
 #include "compare/point_speed.h"
+#include "compare/region_cost.h"
 #include "compare/source_text.h"
 #include "experiments/analysis.h"
 #include "profile/profile.h"
@@ -101,6 +102,9 @@ struct PointChange {
   std::optional<SpeedChange> cpu_change;
   std::vector<LineChange> lines;
   std::vector<CostChange> costs;  // cost rose, most first (at most 5)
+  // Functions more expensive per visit against the rest of the program,
+  // machine-normalized, 2+ runs per side (region_cost.h).
+  RegionCosts regions;
 };
 
 struct ShareChange {
@@ -118,6 +122,9 @@ struct DiffOptions {
   experiments::AnalysisOptions analysis;
   SourceText* base_source = nullptr;  // may be null: texts unknown
   SourceText* new_source = nullptr;
+  // The smallest program slow-down region tests ask about (region_cost.h);
+  // `diff` sets it from --fail-on region-slowdown=PCT.
+  double region_min_pct = 5;
 };
 
 struct ProfileDiff {

@@ -137,7 +137,7 @@ TEST_F(CliTest, DiffUsageAndInputErrorsExitTwoWithOneLine) {
   EXPECT_EQ(r.err,
             "andweorc: unknown --fail-on rule 'nonsense' (expected "
             "new-bottleneck, impact-increase=X, share-increase=PP, "
-            "slowdown=PCT or cpu-slowdown=PCT)\n");
+            "slowdown=PCT, cpu-slowdown=PCT or region-slowdown=PCT)\n");
   r = run("diff " + path("base.json") + " " + path("missing.json"));
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err, "andweorc: cannot read " + path("missing.json") +
