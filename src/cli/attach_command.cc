@@ -181,11 +181,10 @@ int attach_profile(AttachOptions& a) {
   // in use is refused with the process left alone.
   bool live_failed = false;
   const int pid = a.pid;
-  std::unique_ptr<live::LiveSession> live =
-      start_live(o, *settings, command.empty() ? std::vector<std::string>{exe}
-                                               : command,
-                 data_dir, &live_failed, &error,
-                 [pid](profile::Profile* p) { add_attach_warning(p, pid); });
+  std::unique_ptr<live::LiveSession> live = start_live(
+      o, *settings, command.empty() ? std::vector<std::string>{exe} : command,
+      data_dir, &live_failed, &error,
+      [pid](profile::Profile* p) { add_attach_warning(p, pid); });
   if (live_failed) {
     std::cerr << "andweorc: " << error << "\n";
     cleanup();

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -65,7 +66,7 @@ bool write_session(const std::string& dir, const Session& s,
   {
     std::ofstream out(tmp, std::ios::trunc);
     out << session_json(s).dump(2, ' ', false,
-                           ordered_json::error_handler_t::replace)
+                                ordered_json::error_handler_t::replace)
         << "\n";
     if (!out) {
       *error = "cannot write " + tmp;
@@ -139,8 +140,8 @@ std::string find_session(const std::string& arg, std::string* error) {
   }
   std::ifstream in(proc + "/environ", std::ios::binary);
   if (!in) {
-    *error = "cannot read the environment of process " + arg +
-             " (another user's?)";
+    *error =
+        "cannot read the environment of process " + arg + " (another user's?)";
     return "";
   }
   const std::string key = "ANDWEORC_DATA_DIR=";
@@ -205,7 +206,8 @@ std::optional<int> detach(const std::string& dir, bool quiet,
     for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT})
       sigaction(sig, &sa, nullptr);
     int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    int out = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    int out =
+        open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (in >= 0) dup2(in, 0);
     if (out >= 0) {
       dup2(out, 1);
@@ -245,7 +247,8 @@ std::optional<int> detach(const std::string& dir, bool quiet,
   std::cout << s->pid << std::endl;
   if (!quiet) {
     std::string command;
-    for (const auto& a : s->command) command += (command.empty() ? "" : " ") + a;
+    for (const auto& a : s->command)
+      command += (command.empty() ? "" : " ") + a;
     std::cerr << "andweorc: profiling process " << s->pid << " (" << command
               << ") in the background\n"
               << "  session: " << dir << "  (andweorc status|stop " << dir
@@ -262,7 +265,8 @@ std::optional<int> detach(const std::string& dir, bool quiet,
 void detach_ready(const std::string& dir, const Session& s) {
   if (g_ready_fd < 0) return;
   std::string error;
-  if (!write_session(dir, s, &error)) std::cerr << "andweorc: " << error << "\n";
+  if (!write_session(dir, s, &error))
+    std::cerr << "andweorc: " << error << "\n";
   static const char kReady[] = "ready\n";
   [[maybe_unused]] ssize_t n = write(g_ready_fd, kReady, sizeof kReady - 1);
   close(g_ready_fd);

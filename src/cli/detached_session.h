@@ -17,9 +17,9 @@ struct Session {
   int tool_pid = 0;                // the tool that stayed (the supervisor)
   int pid = 0;                     // the program
   std::vector<std::string> command;
-  std::string output;  // the profile, absolute
-  std::string log;     // the program's and the tool's output
-  std::string live;    // the page's URL, "" without --live
+  std::string output;    // the profile, absolute
+  std::string log;       // the program's and the tool's output
+  std::string live;      // the page's URL, "" without --live
   double started_s = 0;  // Unix time
   double ended_s = 0;
   int exit_status = -1;  // the shell's convention; -1 while unknown
@@ -38,8 +38,7 @@ inline constexpr const char* kStopFile = "stop";
 // Written to DIR/session.json atomically (a reader never sees half).
 bool write_session(const std::string& dir, const Session& s,
                    std::string* error);
-std::optional<Session> read_session(const std::string& dir,
-                                    std::string* error);
+std::optional<Session> read_session(const std::string& dir, std::string* error);
 
 // The session directory named by `arg`: a directory holding session.json,
 // or the pid of a process a detached run profiles (its environment names

@@ -107,7 +107,8 @@ int status_command(const std::string& arg, bool json) {
   }
   if (json) {
     std::ifstream in(dir + "/" + kSessionFile);
-    nlohmann::ordered_json j = nlohmann::ordered_json::parse(in, nullptr, false);
+    nlohmann::ordered_json j =
+        nlohmann::ordered_json::parse(in, nullptr, false);
     if (j.is_discarded()) return kExitUsage;
     j["state"] = state;
     j["directory"] = fs::absolute(dir).string();
@@ -124,8 +125,8 @@ int status_command(const std::string& arg, bool json) {
 // Waits (sleeping 50 ms at a time) until `done` or `limit_s` has passed.
 template <typename F>
 bool wait_until(F done, double limit_s) {
-  auto end = std::chrono::steady_clock::now() +
-             std::chrono::duration<double>(limit_s);
+  auto end =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(limit_s);
   while (!done()) {
     if (std::chrono::steady_clock::now() >= end) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -194,23 +195,22 @@ int stop_command(const std::string& arg, bool wait, const std::string& timeout,
         wait_finished(dir, s->tool_pid, double(*timeout_ns) / 1e9);
     if (!done) {
       std::cerr << "andweorc: session " << dir << " has not finished after "
-                << timeout << "; `andweorc status " << dir
-                << "` shows it\n";
+                << timeout << "; `andweorc status " << dir << "` shows it\n";
       return kExitUsage;
     }
     s = done;
   }
   if (!s->profile_written) {
     std::cerr << "andweorc: the program has ended but no profile was written"
-              << (s->error.empty() ? "" : ": " + s->error) << " (log: "
-              << s->log << ")\n";
+              << (s->error.empty() ? "" : ": " + s->error)
+              << " (log: " << s->log << ")\n";
     return kExitUsage;
   }
   if (!quiet)
     std::cerr << "andweorc: process " << s->pid
               << (ask ? " stopped" : " had ended already")
-              << "; profile written to " << s->output << " ("
-              << s->experiments << " experiments)\n";
+              << "; profile written to " << s->output << " (" << s->experiments
+              << " experiments)\n";
   return kExitOk;
 }
 
@@ -252,8 +252,7 @@ CommandRunner add_stop_command(CLI::App& app) {
       ->required();
   cmd->add_flag("--no-wait", a->no_wait,
                 "Return once the program is asked to stop");
-  cmd->add_option("--timeout", a->timeout,
-                  "How long to wait for the profile")
+  cmd->add_option("--timeout", a->timeout, "How long to wait for the profile")
       ->capture_default_str();
   cmd->add_flag("-q,--quiet", a->quiet, "Print nothing but errors");
   return [a] {

@@ -53,10 +53,10 @@ TEST_F(AttachLive, JsonLinesFollowTheAttachAndEndWithTheProfilesAnswer) {
   ASSERT_GT(t.pid, 0);
   ASSERT_TRUE(wait_for_threads(t.pid, 3));
   const std::string stream = dir_ + "/live.jsonl", prof = dir_ + "/p.json";
-  RunResult r = run_command(
-      {ANDWEORC_BIN, "attach", std::to_string(t.pid), "-q", "--duration",
-       "2500ms", "--experiment-time", "50ms", "--progress", rounds_probe(),
-       "--live-json", stream, "-o", prof});
+  RunResult r = run_command({ANDWEORC_BIN, "attach", std::to_string(t.pid),
+                             "-q", "--duration", "2500ms", "--experiment-time",
+                             "50ms", "--progress", rounds_probe(),
+                             "--live-json", stream, "-o", prof});
   ASSERT_EQ(r.status, 0) << r.err;
   std::vector<json> lines;
   ASSERT_NO_THROW(lines = json_lines(stream));
@@ -67,8 +67,8 @@ TEST_F(AttachLive, JsonLinesFollowTheAttachAndEndWithTheProfilesAnswer) {
     EXPECT_EQ(lines[i]["schema"], 1);
     EXPECT_EQ(lines[i]["kind"], i + 1 == lines.size() ? "final" : "update");
     if (lines[i]["kind"] == "update")
-      counted_while_attached = counted_while_attached ||
-                               lines[i]["samples"]["total_samples"] > 0;
+      counted_while_attached =
+          counted_while_attached || lines[i]["samples"]["total_samples"] > 0;
   }
   EXPECT_TRUE(counted_while_attached);
   const json& final = lines.back();
@@ -154,8 +154,8 @@ TEST_F(AttachLive, AProcessThatExitsWhileAttachedEndsTheStreamAndSaysSo) {
   std::string out;
   int target_status = -1;
   RunResult r = run_command(
-      {ANDWEORC_BIN, "attach", std::to_string(t.pid), "-q", "--duration",
-       "20s", "--experiment-time", "50ms", "--live-json", stream, "-o", prof},
+      {ANDWEORC_BIN, "attach", std::to_string(t.pid), "-q", "--duration", "20s",
+       "--experiment-time", "50ms", "--live-json", stream, "-o", prof},
       [&](int) {
         std::this_thread::sleep_for(std::chrono::milliseconds(1200));
         target_status = finish_attach_target(t, &out);

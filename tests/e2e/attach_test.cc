@@ -16,8 +16,8 @@
 #include <map>
 #include <thread>
 
-#include "profile/profile_json.h"
 #include "attach_process.h"
+#include "profile/profile_json.h"
 #include "run_helpers.h"
 
 namespace andweorc::testing {

@@ -59,9 +59,9 @@ TEST_F(DetachedRun, ReturnsWhileTheProgramRunsAndWritesTheProfileAtItsEnd) {
   const std::string prof = dir_ + "/p.json";
   // 1.2 s of CPU time: the program cannot have ended when the tool returns
   // unless the tool waited for it.
-  RunResult r = run_command({ANDWEORC_BIN, "run", "--detached", "-o", prof,
-                             "--", std::string(PROGRAMS_DIR) + "/hot_line",
-                             "1200"});
+  RunResult r =
+      run_command({ANDWEORC_BIN, "run", "--detached", "-o", prof, "--",
+                   std::string(PROGRAMS_DIR) + "/hot_line", "1200"});
   ASSERT_EQ(r.status, 0) << r.err;
   const int pid = std::atoi(r.out.c_str());
   ASSERT_GT(pid, 0) << r.out;
@@ -71,7 +71,7 @@ TEST_F(DetachedRun, ReturnsWhileTheProgramRunsAndWritesTheProfileAtItsEnd) {
 
   json running = status_of(std::to_string(pid));
   ASSERT_TRUE(running.is_object()) << "status PID failed";
-  session_ = running["directory"];
+  session_ = running["directory"].get<std::string>();
   EXPECT_EQ(running["pid"], pid);
   EXPECT_EQ(running["output"], std::filesystem::absolute(prof).string());
 
@@ -84,7 +84,7 @@ TEST_F(DetachedRun, ReturnsWhileTheProgramRunsAndWritesTheProfileAtItsEnd) {
   EXPECT_GT(p.profile->samples, 0u);
   EXPECT_EQ(done["experiments"], p.profile->experiments.size());
   // The program's output and the tool's report are in the log.
-  std::string log = read_file(done["log"]);
+  std::string log = read_file(done["log"].get<std::string>());
   EXPECT_NE(log.find("hot_line done"), std::string::npos) << log;
   EXPECT_NE(log.find("Profile written to"), std::string::npos) << log;
   // Only the session and its log are left of the directory.
@@ -104,24 +104,22 @@ TEST_F(DetachedRun, ReturnsWhileTheProgramRunsAndWritesTheProfileAtItsEnd) {
 TEST_F(DetachedRun, StopEndsTheProgramAndTheProfileIsWritten) {
   const std::string prof = dir_ + "/p.json";
   // Ten minutes of CPU time: only `stop` ends it within the test.
-  RunResult r = run_command({ANDWEORC_BIN, "run", "--detached", "-q", "-o",
-                             prof, "--",
-                             std::string(PROGRAMS_DIR) + "/hot_line",
-                             "600000"});
+  RunResult r =
+      run_command({ANDWEORC_BIN, "run", "--detached", "-q", "-o", prof, "--",
+                   std::string(PROGRAMS_DIR) + "/hot_line", "600000"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;  // -q
   const int pid = std::atoi(r.out.c_str());
   ASSERT_GT(pid, 0) << r.out;
   json running = status_of(std::to_string(pid));
   ASSERT_TRUE(running.is_object());
-  session_ = running["directory"];
+  session_ = running["directory"].get<std::string>();
   EXPECT_EQ(running["state"], "running");
   std::this_thread::sleep_for(std::chrono::milliseconds(800));
 
   RunResult stop = run_command({ANDWEORC_BIN, "stop", std::to_string(pid)});
   EXPECT_EQ(stop.status, 0) << stop.err;
-  EXPECT_NE(stop.err.find("profile written to"), std::string::npos)
-      << stop.err;
+  EXPECT_NE(stop.err.find("profile written to"), std::string::npos) << stop.err;
   EXPECT_FALSE(alive(pid));
   json done = status_of(session_);
   ASSERT_TRUE(done.is_object());
@@ -138,8 +136,9 @@ TEST_F(DetachedRun, StopEndsTheProgramAndTheProfileIsWritten) {
 }
 
 TEST_F(DetachedRun, ACommandThatCannotRunIsReportedByTheToolTheUserRan) {
-  RunResult r = run_command({ANDWEORC_BIN, "run", "--detached", "-o",
-                             dir_ + "/p.json", "--", dir_ + "/no-such-program"});
+  RunResult r =
+      run_command({ANDWEORC_BIN, "run", "--detached", "-o", dir_ + "/p.json",
+                   "--", dir_ + "/no-such-program"});
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_NE(r.err.find("cannot run"), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
@@ -156,8 +155,8 @@ TEST_F(DetachedRun, WhatIsNotASessionIsRefused) {
       run_command({ANDWEORC_BIN, "stop", std::to_string(getpid())});
   EXPECT_EQ(self.status, 2);
   EXPECT_NE(self.err.find("not profiled"), std::string::npos) << self.err;
-  RunResult tty = run_command({ANDWEORC_BIN, "run", "--detached", "--live-tty",
-                               "--", "/bin/true"});
+  RunResult tty = run_command(
+      {ANDWEORC_BIN, "run", "--detached", "--live-tty", "--", "/bin/true"});
   EXPECT_EQ(tty.status, 2);
   EXPECT_NE(tty.err.find("--detached"), std::string::npos) << tty.err;
 }
