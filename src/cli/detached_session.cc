@@ -228,7 +228,15 @@ std::optional<int> detach(const std::string& dir, bool quiet,
   close(ready[0]);
   std::string error;
   std::optional<Session> s;
-  if (got == "ready\n") s = read_session(dir, &error);
+  if (got == "ready\n") {
+    s = read_session(dir, &error);
+    if (!s) {
+      // The program runs, but its session cannot be read back.
+      std::cerr << "andweorc: the program runs, detached, but " << error
+                << "\n";
+      return kExitUsage;
+    }
+  }
   if (!s) {
     // The supervisor gave up before the program ran: its messages are in
     // the log; it has ended (or is about to).

@@ -123,7 +123,8 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   auto live = start_live(o, *settings, command, data_dir, &live_failed, &error);
   if (live_failed) {
     std::cerr << "andweorc: " << error << "\n";
-    if (o.keep_raw.empty()) fs::remove_all(data_dir);
+    // Detached, the tool the user ran prints the log and removes it.
+    if (o.keep_raw.empty() && !session) fs::remove_all(data_dir);
     return kExitUsage;
   }
   if (session && live) session->s.live = live->url();
@@ -171,7 +172,8 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
           .count();
   if (!child.started) {
     std::cerr << "andweorc: " << child.error << "\n";
-    if (o.keep_raw.empty()) fs::remove_all(data_dir);
+    // Detached, the tool the user ran prints the log and removes it.
+    if (o.keep_raw.empty() && !session) fs::remove_all(data_dir);
     return kExitUsage;
   }
 
