@@ -54,7 +54,7 @@ TEST_F(AttachLive, JsonLinesFollowTheAttachAndEndWithTheProfilesAnswer) {
   ASSERT_TRUE(wait_for_threads(t.pid, 3));
   const std::string stream = dir_ + "/live.jsonl", prof = dir_ + "/p.json";
   RunResult r = run_command({ANDWEORC_BIN, "attach", std::to_string(t.pid),
-                             "-q", "--duration", "2500ms", "--experiment-time",
+                             "-q", "--duration", "1500ms", "--experiment-time",
                              "50ms", "--progress", rounds_probe(),
                              "--live-json", stream, "-o", prof});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -99,7 +99,7 @@ TEST_F(AttachLive, ThePagesControlsReachTheAttachedProcess) {
   uint64_t seq = 0;
   RunResult r = run_command(
       {ANDWEORC_BIN, "attach", std::to_string(t.pid), "-q", "--duration",
-       "2500ms", "--experiment-time", "50ms", "--progress", rounds_probe(),
+       "1800ms", "--experiment-time", "50ms", "--progress", rounds_probe(),
        "--live=127.0.0.1:0", "--keep-raw", raw, "-o", prof},
       [&](int) {
         // Bounded waits: the file, then experiments, then the ack.
@@ -115,7 +115,7 @@ TEST_F(AttachLive, ThePagesControlsReachTheAttachedProcess) {
         close(fd);
         if (p == MAP_FAILED) return;
         auto* block = static_cast<runtime::ControlBlock*>(p);
-        std::this_thread::sleep_for(std::chrono::milliseconds(900));
+        std::this_thread::sleep_for(std::chrono::milliseconds(700));
         runtime::ControlCommand c{};
         c.paused = 1;
         seq = runtime::control_send(block, c);
@@ -157,7 +157,7 @@ TEST_F(AttachLive, AProcessThatExitsWhileAttachedEndsTheStreamAndSaysSo) {
       {ANDWEORC_BIN, "attach", std::to_string(t.pid), "-q", "--duration", "20s",
        "--experiment-time", "50ms", "--live-json", stream, "-o", prof},
       [&](int) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+        std::this_thread::sleep_for(std::chrono::milliseconds(1000));
         target_status = finish_attach_target(t, &out);
       });
   EXPECT_EQ(target_status, 0) << out;
