@@ -17,7 +17,9 @@ AttachTarget start_attach_target(const std::string& dir) {
   AttachTarget t;
   t.out_path = dir + "/target.out";
   int in[2];
-  if (pipe(in) != 0) return t;
+  // Close-on-exec: the tool the test runs must not hold the target's
+  // input open, or closing it would not end the target.
+  if (pipe2(in, O_CLOEXEC) != 0) return t;
   t.pid = fork();
   if (t.pid == 0) {
     dup2(in[0], 0);
