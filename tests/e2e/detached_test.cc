@@ -49,10 +49,15 @@ class DetachedRun : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = temp_dir(); }
   void TearDown() override {
+    // A test that failed half-way must not leave a detached program
+    // burning CPU for minutes.
+    if (HasFailure() && program_ > 0 && alive(program_))
+      kill(program_, SIGKILL);
     if (!session_.empty()) std::filesystem::remove_all(session_);
     std::filesystem::remove_all(dir_);
   }
   std::string dir_, session_;
+  int program_ = 0;
 };
 
 TEST_F(DetachedRun, ReturnsWhileTheProgramRunsAndWritesTheProfileAtItsEnd) {
@@ -65,6 +70,7 @@ TEST_F(DetachedRun, ReturnsWhileTheProgramRunsAndWritesTheProfileAtItsEnd) {
   ASSERT_EQ(r.status, 0) << r.err;
   const int pid = std::atoi(r.out.c_str());
   ASSERT_GT(pid, 0) << r.out;
+  program_ = pid;
   EXPECT_TRUE(alive(pid)) << "the tool waited for the program";
   EXPECT_FALSE(std::filesystem::exists(prof));
   EXPECT_NE(r.err.find("session: "), std::string::npos) << r.err;
@@ -111,6 +117,7 @@ TEST_F(DetachedRun, StopEndsTheProgramAndTheProfileIsWritten) {
   EXPECT_TRUE(r.err.empty()) << r.err;  // -q
   const int pid = std::atoi(r.out.c_str());
   ASSERT_GT(pid, 0) << r.out;
+  program_ = pid;
   json running = status_of(std::to_string(pid));
   ASSERT_TRUE(running.is_object());
   session_ = running["directory"].get<std::string>();
