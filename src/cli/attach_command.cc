@@ -2,7 +2,9 @@
 // that was not started under andweorc. Loads the runtime into it with
 // ptrace (src/attach), lets it run for --duration or until Ctrl-C, stops it
 // in the process the same way, and builds the profile from the raw files
-// as `run` does. The process runs on, as it was (docs/attach.md).
+// as `run` does. The process runs on, as it was (docs/attach.md). With
+// --live/--live-json/--live-tty the tool follows the raw files while
+// attached, as `run` does (docs/live.md).
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,6 +13,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <thread>
 
 #include "attach/ptrace_permission.h"
@@ -18,7 +22,9 @@
 #include "cli/commands.h"
 #include "cli/duration.h"
 #include "cli/exit_codes.h"
+#include "cli/live_options.h"
 #include "cli/probe_options.h"
+#include "cli/progress_display.h"
 #include "cli/run_environment.h"
 #include "cli/run_ingest.h"
 #include "cli/run_options.h"
@@ -93,6 +99,17 @@ void give_to(const std::string& path, int pid) {
     }
 }
 
+// What an attached profile (and each live snapshot of one) says it lacks.
+void add_attach_warning(profile::Profile* prof, int pid) {
+  prof->warnings.push_back(
+      "attached to running process " + std::to_string(pid) +
+      ": the runtime was loaded late, so its wrappers are not in the "
+      "program's calls: delays are not carried across blocking calls "
+      "(locks, pipes, sockets), threads the program starts are found only "
+      "by a scan every 0.5 s, and progress points the program reached "
+      "before the attach are not counted (docs/attach.md)");
+}
+
 int attach_profile(AttachOptions& a) {
   RunOptions& o = a.run;
   std::string error;
@@ -160,8 +177,26 @@ int attach_profile(AttachOptions& a) {
   auto cleanup = [&] {
     if (o.keep_raw.empty()) fs::remove_all(data_dir, ec);
   };
+  // The live view, before the process is touched: a bad address or a port
+  // in use is refused with the process left alone.
+  bool live_failed = false;
+  const int pid = a.pid;
+  std::unique_ptr<live::LiveSession> live = start_live(
+      o, *settings, command.empty() ? std::vector<std::string>{exe} : command,
+      data_dir, &live_failed, &error,
+      [pid](profile::Profile* p) { add_attach_warning(p, pid); });
+  if (live_failed) {
+    std::cerr << "andweorc: " << error << "\n";
+    cleanup();
+    return kExitUsage;
+  }
   auto runtime_env = runtime_environment(o, *settings, runtime, data_dir);
   env.insert(env.begin(), runtime_env.begin(), runtime_env.end());
+  // The page's controls: the coordinator maps the file named in the
+  // settings (ANDWEORC_CONTROL), which must be the process's to open.
+  for (auto& e : live_control_environment(live.get())) env.push_back(e);
+  if (live && !live->control_path().empty())
+    give_to(live->control_path(), a.pid);
   const std::string settings_path = data_dir + "/attach.settings";
   if (!write_settings(settings_path, env, &error)) {
     std::cerr << "andweorc: " << error << "\n";
@@ -171,7 +206,8 @@ int attach_profile(AttachOptions& a) {
   give_to(settings_path, a.pid);
 
   // Ctrl-C during a visit must not leave the process half-visited: it is
-  // only noted, and ends the profiling once the runtime runs.
+  // only noted, and ends the profiling once the runtime runs. (Installed
+  // after --live-tty's handlers, which would end the tool at once.)
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;
   sigaction(SIGINT, &sa, nullptr);
@@ -188,6 +224,19 @@ int attach_profile(AttachOptions& a) {
               << "\n";
     cleanup();
     return kExitAttachRefused;
+  }
+  // The live outputs follow the raw files as under `run` (no status line:
+  // attach never drew one).
+  std::optional<ProgressDisplay> progress;
+  if (live) {
+    MonitorOptions mo;
+    mo.data_dir = data_dir;
+    mo.experiments_enabled = !o.no_experiments;
+    mo.warn = false;
+    mo.observe = [&live](double t, const auto& fresh, auto& tail) {
+      live->observe(t, fresh, tail);
+    };
+    progress.emplace(mo);
   }
   if (!o.quiet)
     std::cerr << "andweorc: attached to process " << a.pid << " ("
@@ -208,6 +257,8 @@ int attach_profile(AttachOptions& a) {
       break;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+  if (progress) progress->stop();
+  if (live) live->program_ended();
   int status = kExitOk;
   if (!exited) {
     int stopped = attach::stop_in_process(a.pid, runtime, &error);
@@ -216,8 +267,10 @@ int attach_profile(AttachOptions& a) {
                 << ": " << error << "\n";
       status = kExitAttachRefused;
     }
-  } else if (!o.quiet) {
-    std::cerr << "andweorc: process " << a.pid << " exited while attached\n";
+  } else {
+    // Said even with -q: the profile is shorter than asked for.
+    std::cerr << "andweorc: process " << a.pid
+              << " exited while attached; writing the profile up to then\n";
   }
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -230,13 +283,10 @@ int attach_profile(AttachOptions& a) {
   RunRecord record{command, start_wall, seconds, ChildResult{}, data_dir};
   record.child.started = true;
   profile::Profile prof = profile_of_run(o, *settings, record, processes);
-  prof.warnings.push_back(
-      "attached to running process " + std::to_string(a.pid) +
-      ": the runtime was loaded late, so its wrappers are not in the "
-      "program's calls: delays are not carried across blocking calls "
-      "(locks, pipes, sockets), threads the program starts are found only "
-      "by a scan every 0.5 s, and progress points the program reached "
-      "before the attach are not counted (docs/attach.md)");
+  add_attach_warning(&prof, a.pid);
+  if (exited)
+    prof.warnings.push_back("process " + std::to_string(a.pid) +
+                            " exited while attached: the profile ends there");
   bool written = settings->format == "coz"
                      ? report::append_coz_file(prof, o.output, &error)
                      : profile::write_profile(prof, o.output, &error);
@@ -244,6 +294,7 @@ int attach_profile(AttachOptions& a) {
     std::cerr << "andweorc: " << error << "\n";
     return status != kExitOk ? status : kExitUsage;
   }
+  if (live) live->finish(seconds, prof);
   if (!o.quiet) {
     report::TextOptions options;
     options.top = o.top;
@@ -324,7 +375,9 @@ CommandRunner add_attach_command(CLI::App& app) {
       ->capture_default_str()
       ->group(causal);
   add_probe_options(cmd, &o->probes);
-  return [a] {
+  add_live_options(cmd, o);
+  return [a, cmd] {
+    note_live_options(cmd, &a->run);
     // A fork child of the process is not part of the attach.
     a->run.follow_forks = false;
     return attach_profile(*a);

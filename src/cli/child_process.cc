@@ -87,7 +87,8 @@ int wait_for_descendants(double limit_s) {
 }  // namespace
 
 ChildResult run_child(const std::vector<std::string>& argv,
-                      const std::vector<std::string>& env, bool wait_for_tree) {
+                      const std::vector<std::string>& env, bool wait_for_tree,
+                      const std::function<void(int pid)>& on_started) {
   ChildResult result;
   std::vector<std::string> envs = merged_environment(env);
   std::vector<char*> cargv, cenv;
@@ -135,6 +136,8 @@ ChildResult run_child(const std::vector<std::string>& argv,
     n = read(pipefd[0], &exec_errno, sizeof exec_errno);
   } while (n < 0 && errno == EINTR);
   close(pipefd[0]);
+  // EOF without an errno: the exec succeeded.
+  if (n == 0 && on_started) on_started(pid);
 
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {

@@ -6,6 +6,7 @@
 #ifndef ANDWEORC_CLI_CHILD_PROCESS_H_
 #define ANDWEORC_CLI_CHILD_PROCESS_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,10 +27,12 @@ struct ChildResult {
 // program exits, waits (bounded) for the processes it left behind (we are
 // their subreaper), so that their raw data is complete when it is read.
 // With `wait_for_tree` false (--no-follow-forks) only the direct child is
-// waited for.
+// waited for. `on_started` (optional) is called with the child's pid once
+// its exec has succeeded (`run --detached` reports it then).
 ChildResult run_child(const std::vector<std::string>& argv,
                       const std::vector<std::string>& env,
-                      bool wait_for_tree = true);
+                      bool wait_for_tree = true,
+                      const std::function<void(int pid)>& on_started = nullptr);
 
 // The pid of the child run_child is waiting for; 0 when there is none.
 int running_child_pid();

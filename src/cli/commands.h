@@ -24,6 +24,9 @@ CommandRunner add_diff_command(CLI::App& app);
 CommandRunner add_merge_command(CLI::App& app);
 // `attach PID`: profile a running process (attach_command.cc).
 CommandRunner add_attach_command(CLI::App& app);
+// `status` and `stop` of a `run --detached` (session_command.cc).
+CommandRunner add_status_command(CLI::App& app);
+CommandRunner add_stop_command(CLI::App& app);
 
 }  // namespace andweorc::cli
 

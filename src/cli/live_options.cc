@@ -67,11 +67,12 @@ namespace {
 // one (profile_of_run), the program still running.
 std::function<bool(std::string*, std::string*)> snapshot_writer(
     const RunOptions& o, const RunSettings& settings,
-    const std::vector<std::string>& command, const std::string& data_dir) {
+    const std::vector<std::string>& command, const std::string& data_dir,
+    std::function<void(profile::Profile*)> decorate) {
   auto start_wall = std::chrono::system_clock::now();
   auto start = std::chrono::steady_clock::now();
   auto count = std::make_shared<int>(0);
-  return [o, settings, command, data_dir, start_wall, start, count](
+  return [o, settings, command, data_dir, start_wall, start, count, decorate](
              std::string* path, std::string* error) {
     std::vector<ingest::RawProcess> processes;
     if (!ingest::read_raw_dir(data_dir, &processes, error)) return false;
@@ -88,9 +89,10 @@ std::function<bool(std::string*, std::string*)> snapshot_writer(
     std::erase_if(prof.warnings, [](const std::string& w) {
       return w.find("did not shut down normally") != std::string::npos;
     });
+    if (decorate) decorate(&prof);
     prof.warnings.push_back(
-        "a snapshot taken while the program was running (andweorc run "
-        "--live): the records up to then; the exit status is not known");
+        "a snapshot taken while the program was running (andweorc --live): "
+        "the records up to then; the exit status is not known");
     *path = snapshot_path(o.output, ++*count);
     return profile::write_profile(prof, *path, error);
   };
@@ -101,7 +103,8 @@ std::function<bool(std::string*, std::string*)> snapshot_writer(
 std::unique_ptr<live::LiveSession> start_live(
     const RunOptions& o, const RunSettings& settings,
     const std::vector<std::string>& command, const std::string& data_dir,
-    bool* failed, std::string* error) {
+    bool* failed, std::string* error,
+    std::function<void(profile::Profile*)> decorate) {
   *failed = false;
   if (!o.live && o.live_json.empty() && !o.live_tty) return nullptr;
   live::LiveOptions lo;
@@ -120,7 +123,8 @@ std::unique_ptr<live::LiveSession> start_live(
     // Pause and pin act on the planner's experiments: none without them.
     if (!o.no_experiments && !o.end_to_end)
       lo.control_path = data_dir + "/control";
-    lo.snapshot = snapshot_writer(o, settings, command, data_dir);
+    lo.snapshot =
+        snapshot_writer(o, settings, command, data_dir, std::move(decorate));
   }
   auto session = live::LiveSession::start(lo, error);
   if (!session) {

@@ -1,16 +1,18 @@
-// live_options.h: `andweorc run`'s live options (--live, --live-json,
-// --live-tty) and
-// the live session they start (src/live, docs/live.md).
+// live_options.h: the live options of `andweorc run` and `andweorc attach`
+// (--live, --live-json, --live-tty) and the live session they start
+// (src/live, docs/live.md).
 #ifndef ANDWEORC_CLI_LIVE_OPTIONS_H_
 #define ANDWEORC_CLI_LIVE_OPTIONS_H_
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/run_options.h"
 #include "live/live_session.h"
+#include "profile/profile.h"
 
 namespace andweorc::cli {
 
@@ -25,11 +27,14 @@ void note_live_options(CLI::App* cmd, RunOptions* o);
 // standard error. With --live, the page's controls: the control file in
 // `data_dir` (when experiments run and are not end-to-end; the runtime is
 // told of it by ANDWEORC_CONTROL, see live_control_environment()) and
-// snapshots of the raw records so far next to --output.
+// snapshots of the raw records so far next to --output. `decorate`
+// (optional) adds to each snapshot what the final profile gets beyond
+// profile_of_run() (attach's warning).
 std::unique_ptr<live::LiveSession> start_live(
     const RunOptions& o, const RunSettings& settings,
     const std::vector<std::string>& command, const std::string& data_dir,
-    bool* failed, std::string* error);
+    bool* failed, std::string* error,
+    std::function<void(profile::Profile*)> decorate = nullptr);
 
 // The runtime's environment for the live controls (nothing without them).
 std::vector<std::string> live_control_environment(

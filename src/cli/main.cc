@@ -46,6 +46,8 @@ int main(int argc, char** argv) {
       "  andweorc merge a.json b.json -o all.json    combine runs\n"
       "  andweorc attach 1234 --duration 10s         profile a running "
       "process\n"
+      "  andweorc run --detached -- ./server         start, return; later:\n"
+      "  andweorc status PID / andweorc stop PID     look, end and write\n"
       "'report', 'diff' and 'merge' also read Coz's profile.coz.\n\n"
       "Run 'andweorc COMMAND --help' for a command's options.\n"
       "Exit status: 'run' returns the program's own status; 'diff' returns 1 "
@@ -57,6 +59,8 @@ int main(int argc, char** argv) {
   CommandRunner diff = add_diff_command(app);
   CommandRunner merge = add_merge_command(app);
   CommandRunner attach = add_attach_command(app);
+  CommandRunner status = add_status_command(app);
+  CommandRunner stop = add_stop_command(app);
 
   try {
     app.parse(our_argc, args.data());
@@ -74,5 +78,7 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("diff")) return diff();
   if (app.got_subcommand("merge")) return merge();
   if (app.got_subcommand("attach")) return attach();
+  if (app.got_subcommand("status")) return status();
+  if (app.got_subcommand("stop")) return stop();
   return kExitUsage;
 }

@@ -4,17 +4,21 @@
 // left behind into a profile: written atomically to --output and summarized
 // on standard error (the program's standard output stays its own). The
 // options are checked in run_options.h, the runtime's environment is
-// run_environment.h's, the profile is made in run_ingest.h.
+// run_environment.h's, the profile is made in run_ingest.h. With --detached
+// the tool returns once the program runs and a copy of it stays behind to
+// do the rest (detached_session.h).
 #include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <optional>
 
 #include "cli/child_process.h"
 #include "cli/commands.h"
+#include "cli/detached_session.h"
 #include "cli/exit_codes.h"
 #include "cli/live_options.h"
 #include "cli/probe_options.h"
@@ -33,6 +37,45 @@ namespace andweorc::cli {
 namespace {
 
 namespace fs = std::filesystem;
+
+double unix_now() {
+  return std::chrono::duration<double>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// The detached run's session file: "running" once the program runs (which
+// releases the tool the user ran), "finished" with the outcome whatever
+// way run_profile returns after that.
+class SessionKeeper {
+ public:
+  SessionKeeper(std::string dir, const std::vector<std::string>& command,
+                const std::string& output)
+      : dir_(std::move(dir)) {
+    s.command = command;
+    s.output = fs::absolute(output).string();
+    s.log = dir_ + "/" + kSessionLog;
+    s.tool_pid = getpid();
+  }
+  ~SessionKeeper() {
+    if (s.state != "running") return;  // never started: nothing to record
+    s.state = "finished";
+    s.ended_s = unix_now();
+    std::string error;
+    if (!write_session(dir_, s, &error))
+      std::cerr << "andweorc: " << error << "\n";
+  }
+  void started(int pid) {
+    s.state = "running";
+    s.pid = pid;
+    s.started_s = unix_now();
+    detach_ready(dir_, s);
+  }
+  Session s;
+
+ private:
+  std::string dir_;
+};
 
 int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   if (command.empty()) {
@@ -64,13 +107,27 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   }
   fs::create_directories(data_dir);
 
+  // Detached: everything from here runs in the supervisor, whose output is
+  // the session's log; the user's tool waits only for the program's start.
+  std::optional<SessionKeeper> session;
+  if (o.detached) {
+    // Absolute: `status PID` finds the session from the program's
+    // ANDWEORC_DATA_DIR, whatever its own directory.
+    data_dir = fs::absolute(data_dir).string();
+    if (std::optional<int> code = detach(data_dir, o.quiet, o.keep_raw.empty()))
+      return *code;
+    session.emplace(data_dir, command, o.output);
+  }
+
   bool live_failed = false;
   auto live = start_live(o, *settings, command, data_dir, &live_failed, &error);
   if (live_failed) {
     std::cerr << "andweorc: " << error << "\n";
-    if (o.keep_raw.empty()) fs::remove_all(data_dir);
+    // Detached, the tool the user ran prints the log and removes it.
+    if (o.keep_raw.empty() && !session) fs::remove_all(data_dir);
     return kExitUsage;
   }
+  if (session && live) session->s.live = live->url();
 
   auto start_wall = std::chrono::system_clock::now();
   auto start = std::chrono::steady_clock::now();
@@ -99,19 +156,24 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   auto runtime_env = runtime_environment(o, *settings, runtime, data_dir);
   env.insert(env.begin(), runtime_env.begin(), runtime_env.end());
   for (auto& e : live_control_environment(live.get())) env.push_back(e);
-  ChildResult child = run_child(command, env, o.follow_forks);
+  std::function<void(int)> on_started;
+  if (session) on_started = [&session](int pid) { session->started(pid); };
+  ChildResult child = run_child(command, env, o.follow_forks, on_started);
   std::string stopped;
   if (progress) {
     progress->stop();
     stopped = progress->stopped_because();
   }
+  if (session && stopped.empty() && fs::exists(data_dir + "/" + kStopFile))
+    stopped = "andweorc stop";
   if (live) live->program_ended();
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   if (!child.started) {
     std::cerr << "andweorc: " << child.error << "\n";
-    if (o.keep_raw.empty()) fs::remove_all(data_dir);
+    // Detached, the tool the user ran prints the log and removes it.
+    if (o.keep_raw.empty() && !session) fs::remove_all(data_dir);
     return kExitUsage;
   }
 
@@ -122,7 +184,13 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   // Descendants still running may still be writing there: their data is
   // left for them (and for a later look), never deleted under them.
   const bool still_written = child.descendants_left > 0;
-  if (o.keep_raw.empty() && !still_written) fs::remove_all(data_dir);
+  // A detached run's directory keeps its session and log for `status`.
+  if (o.keep_raw.empty() && !still_written) {
+    if (session)
+      remove_raw_files(data_dir);
+    else
+      fs::remove_all(data_dir);
+  }
   if (still_written)
     std::cerr << "andweorc: raw data of processes still running is kept in "
               << data_dir << "\n";
@@ -131,6 +199,11 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
       o, *settings, {command, start_wall, seconds, child, data_dir}, processes);
 
   int status = shell_status(child);
+  if (session) {
+    session->s.exit_status = status;
+    session->s.stopped_because = stopped;
+    session->s.experiments = prof.experiments.size();
+  }
   if (!stopped.empty()) {
     if (!o.quiet)
       std::cerr << "andweorc: stopped the program: " << stopped << "\n";
@@ -144,8 +217,10 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
                      : profile::write_profile(prof, o.output, &error);
   if (!written) {
     std::cerr << "andweorc: " << error << "\n";
+    if (session) session->s.error = error;
     return status != 0 ? status : kExitUsage;
   }
+  if (session) session->s.profile_written = true;
   if (live) live->finish(seconds, prof);
   if (!o.quiet) {
     report::TextOptions options;
@@ -251,6 +326,12 @@ CommandRunner add_run_command(CLI::App& app,
       ->capture_default_str()
       ->group(causal);
   add_probe_options(cmd, &o->probes);
+  cmd->add_flag("--detached", o->detached,
+                "Return once the program runs, printing its pid (standard "
+                "output) and its session directory; the profile is written "
+                "when it ends. The program's output goes to the session's "
+                "output.log. `andweorc status` and `andweorc stop` take the "
+                "directory or the pid (docs/live.md)");
   add_live_options(cmd, o.get());
   return [o, command, cmd] {
     note_live_options(cmd, o.get());

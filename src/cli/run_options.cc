@@ -58,6 +58,12 @@ std::optional<RunSettings> check_run_options(const RunOptions& o,
         "or --end-to-end)";
     return std::nullopt;
   }
+  if (o.detached && (o.live_tty || o.live_json == "-")) {
+    *error = std::string(o.live_tty ? "--live-tty" : "--live-json -") +
+             " needs the terminal, which --detached leaves at once; use "
+             "--live-json FILE or --live (`andweorc status` shows its URL)";
+    return std::nullopt;
+  }
   s.format = o.format;
   if (s.format.empty()) s.format = ends_with(o.output, ".coz") ? "coz" : "json";
   return s;

@@ -6,6 +6,8 @@
 // FILE:LINE with LINE > 0, --max-time >= 100ms, --until-stable only with
 // experiments that are not end-to-end); otherwise it returns nullopt with
 // *error set to the one-line message for the user (without "andweorc: ").
+// --detached refuses what needs the user's terminal: --live-tty, and
+// --live-json - (standard output is then the session's log).
 #ifndef ANDWEORC_CLI_RUN_OPTIONS_H_
 #define ANDWEORC_CLI_RUN_OPTIONS_H_
 
@@ -51,6 +53,9 @@ struct RunOptions {
   bool live = false;         // --live given
   bool live_tty = false;     // --live-tty: the view on standard error
   std::string live_address;  // its ADDR:PORT; "" = 127.0.0.1, any port
+  // --detached: return once the program runs; a tool left behind writes
+  // the profile at its end (detached_session.h, docs/live.md).
+  bool detached = false;
 };
 
 // What the checked options stand for.

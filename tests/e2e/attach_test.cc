@@ -16,68 +16,12 @@
 #include <map>
 #include <thread>
 
+#include "attach_process.h"
 #include "profile/profile_json.h"
 #include "run_helpers.h"
 
 namespace andweorc::testing {
 namespace {
-
-// The target, its standard input (closing it ends the program) and the
-// file its standard output goes to.
-struct Target {
-  pid_t pid = -1;
-  int stdin_fd = -1;
-  std::string out_path;
-};
-
-Target start_target(const std::string& dir) {
-  Target t;
-  t.out_path = dir + "/target.out";
-  int in[2];
-  if (pipe(in) != 0) return t;
-  t.pid = fork();
-  if (t.pid == 0) {
-    dup2(in[0], 0);
-    int out = open(t.out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(out, 1);
-    close(in[0]);
-    close(in[1]);
-    const std::string path = std::string(PROGRAMS_DIR) + "/attach_target";
-    execl(path.c_str(), path.c_str(), nullptr);
-    _exit(127);
-  }
-  close(in[0]);
-  t.stdin_fd = in[1];
-  return t;
-}
-
-int thread_count(pid_t pid) {
-  int n = 0;
-  std::error_code ec;
-  for (auto it = std::filesystem::directory_iterator(
-           "/proc/" + std::to_string(pid) + "/task", ec);
-       !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
-    ++n;
-  return n;
-}
-
-// Waits (bounded) until the program runs its two workers.
-bool wait_for_threads(pid_t pid, int n) {
-  for (int i = 0; i < 500; ++i) {
-    if (thread_count(pid) == n) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return false;
-}
-
-// Ends the program; its exit status (or -1) and output.
-int finish(Target& t, std::string* out) {
-  close(t.stdin_fd);
-  int status = 0;
-  if (waitpid(t.pid, &status, 0) != t.pid) return -1;
-  *out = read_file(t.out_path);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
 
 // The function of the leaf frame with the most samples.
 std::string hottest_function(const profile::Profile& p) {
@@ -103,7 +47,7 @@ class Attach : public ::testing::Test {
 };
 
 TEST_F(Attach, ProfilesTwiceAndLeavesTheProcessAsItWas) {
-  Target t = start_target(dir_);
+  AttachTarget t = start_attach_target(dir_);
   ASSERT_GT(t.pid, 0);
   ASSERT_TRUE(wait_for_threads(t.pid, 3));
   const int line = line_of(std::string(PROGRAMS_SRC) + "/attach_target.cc",
@@ -147,7 +91,7 @@ TEST_F(Attach, ProfilesTwiceAndLeavesTheProcessAsItWas) {
   EXPECT_GT(q.profile->samples, 0u);
 
   std::string out;
-  EXPECT_EQ(finish(t, &out), 0) << out;
+  EXPECT_EQ(finish_attach_target(t, &out), 0) << out;
   EXPECT_NE(out.find(" correct"), std::string::npos) << out;
 }
 
@@ -164,7 +108,7 @@ TEST_F(Attach, RefusesAProcessThatDoesNotExist) {
 }
 
 TEST_F(Attach, RefusesATracedProcessAndLeavesIt) {
-  Target t = start_target(dir_);
+  AttachTarget t = start_attach_target(dir_);
   ASSERT_GT(t.pid, 0);
   ASSERT_TRUE(wait_for_threads(t.pid, 3));
   // We are its tracer now, as a debugger would be.
@@ -175,13 +119,13 @@ TEST_F(Attach, RefusesATracedProcessAndLeavesIt) {
   EXPECT_NE(r.err.find("already traced"), std::string::npos) << r.err;
   ptrace(PTRACE_DETACH, t.pid, nullptr, nullptr);
   std::string out;
-  EXPECT_EQ(finish(t, &out), 0) << out;
+  EXPECT_EQ(finish_attach_target(t, &out), 0) << out;
   EXPECT_NE(out.find(" correct"), std::string::npos) << out;
 }
 
 TEST_F(Attach, RefusesAnotherUsersProcessWithoutPrivilege) {
   if (geteuid() != 0) GTEST_SKIP() << "needs root to run the tool as nobody";
-  Target t = start_target(dir_);
+  AttachTarget t = start_attach_target(dir_);
   ASSERT_GT(t.pid, 0);
   ASSERT_TRUE(wait_for_threads(t.pid, 3));
   int err[2];
@@ -206,7 +150,7 @@ TEST_F(Attach, RefusesAnotherUsersProcessWithoutPrivilege) {
   waitpid(tool, &status, 0);
   std::string out;
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  EXPECT_EQ(finish(t, &out), 0) << out;
+  EXPECT_EQ(finish_attach_target(t, &out), 0) << out;
   if (code == 77)
     GTEST_SKIP() << ANDWEORC_BIN << " is not executable by nobody";
   EXPECT_EQ(code, 3) << message;
