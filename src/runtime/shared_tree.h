@@ -29,6 +29,7 @@
 
 #include "runtime/address_table.h"
 #include "runtime/delay_engine.h"
+#include "runtime/shared_tree_net.h"
 #include "runtime/signal_safe.h"
 
 namespace andweorc::runtime {
@@ -103,6 +104,9 @@ struct TreeSegment {
   TreeModule modules[kTreeModules];
   TreePoint points[kTreePoints];
   TreeProcess processes[kTreeProcesses];
+  // IP endpoints of the tree's processes (shared_tree_net.h): a loopback
+  // connection between two of them carries delays like a pipe.
+  alignas(64) andweorc_net_table net;
 };
 
 // Maps the segment (start-up of the first process; not signal-safe;
