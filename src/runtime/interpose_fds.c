@@ -1,7 +1,8 @@
 /* interpose_fds.c: descriptors as they are made, copied and closed. Which
  * ones lead to another thread of the program (pipes, socketpairs, eventfds,
- * Unix sockets connected within the process tree: a wake through them is a
- * thread's, internal_fds.h), and the runtime's own
+ * Unix sockets and loopback TCP/UDP connected within the process tree: a
+ * wake through them is a thread's, internal_fds.h, shared_tree_net.h), and
+ * the runtime's own
  * descriptors stay the runtime's: they look closed to the program, survive
  * a daemon's close-everything, and move away when the program dup2s onto
  * one. The waits on these descriptors are in interpose_io.c. */

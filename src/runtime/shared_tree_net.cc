@@ -236,12 +236,6 @@ ANDWEORC_SIGNAL_SAFE void forget_fd(andweorc_net_table* t, int fd) {
     release(t, int(i), pid, fd);
 }
 
-// The entry's local endpoint is `want` (or a listener on every address).
-ANDWEORC_SIGNAL_SAFE bool serves(const Snapshot& s, const Endpoint& want) {
-  return (s.ports & 0xffff) == want.port &&
-         (same_address(s.local, want.a) || unspecified(s.local));
-}
-
 // Some socket of a live process of the tree is at `peer`, which the caller
 // (local endpoint `self`) reached: a TCP listener, or a UDP socket.
 ANDWEORC_SIGNAL_SAFE bool endpoint_in_tree(bool tcp, const Endpoint& peer,
