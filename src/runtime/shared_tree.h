@@ -183,5 +183,7 @@ extern "C" int andweorc_tree_exec_seen(void);
 // tree (claimed a slot and did not exit, exec or give up profiling): a wake
 // from it was paid for. Signal-safe.
 extern "C" int andweorc_tree_has_pid(int pid);
+// The same for a pid the caller knows is not its own (no getpid call).
+extern "C" int andweorc_tree_has_other_pid(int pid);
 
 #endif  // ANDWEORC_RUNTIME_SHARED_TREE_H_

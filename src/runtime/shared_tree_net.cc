@@ -60,7 +60,13 @@ ANDWEORC_SIGNAL_SAFE andweorc_net_table* table() {
   return t != nullptr ? &t->net : &g_local_table;
 }
 
+// Each entry point asks getpid once and hands the answer down (`self`).
 ANDWEORC_SIGNAL_SAFE int my_pid() { return int(raw_syscall(SYS_getpid)); }
+
+// The entry's process counts: this one, or a live process of the tree.
+ANDWEORC_SIGNAL_SAFE bool live(int pid, int self) {
+  return pid == self || andweorc_tree_has_other_pid(pid);
+}
 
 // An IPv4 or IPv6 socket address as an Endpoint; false for other families.
 ANDWEORC_SIGNAL_SAFE bool to_endpoint(const sockaddr* sa, socklen_t len,
@@ -154,15 +160,14 @@ ANDWEORC_SIGNAL_SAFE bool snapshot(const andweorc_net_entry& e, Snapshot* s) {
 
 // Claims a free entry (state: being written) and returns its index; when
 // none is free, one of a process that left the tree; else -1.
-ANDWEORC_SIGNAL_SAFE int claim(andweorc_net_table* t) {
+ANDWEORC_SIGNAL_SAFE int claim(andweorc_net_table* t, int self) {
   for (int pass = 0; pass < 2; ++pass) {
     for (int i = 0; i < ANDWEORC_NET_ENDPOINTS; ++i) {
       andweorc_net_entry& e = t->e[i];
       uint64_t s = __atomic_load_n(&e.state, __ATOMIC_ACQUIRE);
       if ((s & 3) == kReady && pass == 1) {
         Snapshot snap;
-        if (!snapshot(e, &snap) || andweorc_tree_has_pid(meta_pid(snap.meta)))
-          continue;
+        if (!snapshot(e, &snap) || live(meta_pid(snap.meta), self)) continue;
       } else if ((s & 3) != kFree) {
         continue;
       }
@@ -193,12 +198,12 @@ ANDWEORC_SIGNAL_SAFE void set_fd_bit(int fd, bool on) {
 }
 
 // Fills claimed entry i and publishes it.
-ANDWEORC_SIGNAL_SAFE void publish(andweorc_net_table* t, int i, int fd,
-                                  uint64_t kind, const Endpoint& local,
+ANDWEORC_SIGNAL_SAFE void publish(andweorc_net_table* t, int i, int self,
+                                  int fd, uint64_t kind, const Endpoint& local,
                                   const Endpoint* peer) {
   andweorc_net_entry& e = t->e[i];
   uint64_t meta =
-      uint64_t(uint32_t(my_pid())) | kind << 32 | uint64_t(uint32_t(fd)) << 40;
+      uint64_t(uint32_t(self)) | kind << 32 | uint64_t(uint32_t(fd)) << 40;
   uint64_t ports = local.port | (peer != nullptr ? peer->port << 16 : 0);
   __atomic_store_n(&e.meta, meta, __ATOMIC_RELAXED);
   __atomic_store_n(&e.ports, ports, __ATOMIC_RELAXED);
@@ -229,16 +234,16 @@ ANDWEORC_SIGNAL_SAFE void release(andweorc_net_table* t, int i, int pid,
 
 // Forgets every entry this process published for fd (a number used again:
 // its old socket is gone).
-ANDWEORC_SIGNAL_SAFE void forget_fd(andweorc_net_table* t, int fd) {
-  int pid = my_pid();
+ANDWEORC_SIGNAL_SAFE void forget_fd(andweorc_net_table* t, int self, int fd) {
   uint32_t used = __atomic_load_n(&t->used, __ATOMIC_ACQUIRE);
   for (uint32_t i = 0; i < used && i < ANDWEORC_NET_ENDPOINTS; ++i)
-    release(t, int(i), pid, fd);
+    release(t, int(i), self, fd);
 }
 
 // Some socket of a live process of the tree is at `peer`, which the caller
 // (local endpoint `self`) reached: a TCP listener, or a UDP socket.
-ANDWEORC_SIGNAL_SAFE bool endpoint_in_tree(bool tcp, const Endpoint& peer,
+ANDWEORC_SIGNAL_SAFE bool endpoint_in_tree(int self_pid, bool tcp,
+                                           const Endpoint& peer,
                                            const Endpoint& self) {
   // A listener on every address only answers for addresses of this host:
   // loopback, or the one we connected from (a local connection's source).
@@ -254,7 +259,7 @@ ANDWEORC_SIGNAL_SAFE bool endpoint_in_tree(bool tcp, const Endpoint& peer,
     if (!fits || (s.ports & 0xffff) != peer.port) continue;
     if (!same_address(s.local, peer.a) && !(local && unspecified(s.local)))
       continue;
-    if (andweorc_tree_has_pid(meta_pid(s.meta))) return true;
+    if (live(meta_pid(s.meta), self_pid)) return true;
   }
   return false;
 }
@@ -262,7 +267,7 @@ ANDWEORC_SIGNAL_SAFE bool endpoint_in_tree(bool tcp, const Endpoint& peer,
 // An accepted connection (local `self`, peer `peer`): 1 a connection of a
 // live process of the tree, 0 none, 2 none yet but a connect of the tree
 // to this listener has not returned.
-ANDWEORC_SIGNAL_SAFE int connection_in_tree(const Endpoint& self,
+ANDWEORC_SIGNAL_SAFE int connection_in_tree(int self_pid, const Endpoint& self,
                                             const Endpoint& peer) {
   andweorc_net_table* t = table();
   uint32_t used = __atomic_load_n(&t->used, __ATOMIC_ACQUIRE);
@@ -274,12 +279,12 @@ ANDWEORC_SIGNAL_SAFE int connection_in_tree(const Endpoint& self,
     if (kind == kTcpConnected) {
       if ((s.ports & 0xffff) == peer.port && (s.ports >> 16) == self.port &&
           same_address(s.local, peer.a) && same_address(s.peer, self.a) &&
-          andweorc_tree_has_pid(meta_pid(s.meta)))
+          live(meta_pid(s.meta), self_pid))
         return 1;
     } else if (kind == kTcpConnecting && !announced) {
       if ((s.ports >> 16) == self.port &&
           (same_address(s.peer, self.a) || unspecified(s.peer)) &&
-          andweorc_tree_has_pid(meta_pid(s.meta)))
+          live(meta_pid(s.meta), self_pid))
         announced = true;
     }
   }
@@ -306,18 +311,20 @@ ANDWEORC_SIGNAL_SAFE void andweorc_net_listened(int fd) {
   Endpoint local;
   if (!endpoint_of(fd, false, &local) || socket_type(fd) != SOCK_STREAM) return;
   andweorc_net_table* t = table();
-  forget_fd(t, fd);
-  int i = claim(t);
-  if (i >= 0) publish(t, i, fd, kTcpListen, local, nullptr);
+  int self = my_pid();
+  forget_fd(t, self, fd);
+  int i = claim(t, self);
+  if (i >= 0) publish(t, i, self, fd, kTcpListen, local, nullptr);
 }
 
 ANDWEORC_SIGNAL_SAFE void andweorc_net_bound(int fd) {
   Endpoint local;
   if (!endpoint_of(fd, false, &local) || socket_type(fd) != SOCK_DGRAM) return;
   andweorc_net_table* t = table();
-  forget_fd(t, fd);
-  int i = claim(t);
-  if (i >= 0) publish(t, i, fd, kUdpBound, local, nullptr);
+  int self = my_pid();
+  forget_fd(t, self, fd);
+  int i = claim(t, self);
+  if (i >= 0) publish(t, i, self, fd, kUdpBound, local, nullptr);
 }
 
 // Token: (entry of the announcement + 1) << 2 | 1 for TCP, 2 for UDP, 0
@@ -336,11 +343,12 @@ ANDWEORC_SIGNAL_SAFE int andweorc_net_connect_begin(int fd,
   // race (docs/design.md).
   if (!loopback(peer.a) && !unspecified(peer.a)) return 1;
   andweorc_net_table* t = table();
-  forget_fd(t, fd);
-  int i = claim(t);
+  int self = my_pid();
+  forget_fd(t, self, fd);
+  int i = claim(t, self);
   if (i < 0) return 1;
   Endpoint none{{0, 0}, 0};
-  publish(t, i, fd, kTcpConnecting, none, &peer);
+  publish(t, i, self, fd, kTcpConnecting, none, &peer);
   return (i + 1) << 2 | 1;
 }
 
@@ -349,6 +357,7 @@ ANDWEORC_SIGNAL_SAFE void andweorc_net_connect_end(int fd, int token,
                                                    socklen_t len, int ok) {
   if (token < 0) return;
   andweorc_net_table* t = table();
+  int self = my_pid();
   int kind = token & 3;
   int announced = (token >> 2) - 1;
   Endpoint local, peer;
@@ -359,16 +368,16 @@ ANDWEORC_SIGNAL_SAFE void andweorc_net_connect_end(int fd, int token,
   bool here = known && (loopback(peer.a) || same_address(peer.a, local.a));
   if (here) {
     // UDP: its bound record (or an earlier connect's) gives way to this one.
-    if (kind == 2) forget_fd(t, fd);
+    if (kind == 2) forget_fd(t, self, fd);
     // Published before the announcement goes: an accept that saw neither
     // looks once more (connection_in_tree's caller).
-    int i = claim(t);
+    int i = claim(t, self);
     if (i >= 0)
-      publish(t, i, fd, kind == 1 ? kTcpConnected : kUdpConnected, local,
+      publish(t, i, self, fd, kind == 1 ? kTcpConnected : kUdpConnected, local,
               &peer);
   }
-  if (announced >= 0) release(t, announced, my_pid(), fd);
-  andweorc_fd_mark(fd, here && endpoint_in_tree(kind == 1, peer, local));
+  if (announced >= 0) release(t, announced, self, fd);
+  andweorc_fd_mark(fd, here && endpoint_in_tree(self, kind == 1, peer, local));
 }
 
 ANDWEORC_SIGNAL_SAFE int andweorc_net_peer_in_tree(int fd) {
@@ -379,12 +388,13 @@ ANDWEORC_SIGNAL_SAFE int andweorc_net_peer_in_tree(int fd) {
   // The peer's connect may not have returned yet (the connection is made
   // inside it): while it is announced, wait, boundedly, for its record.
   uint64_t deadline = 0;
+  int self_pid = my_pid();
   for (int round = 0;; ++round) {
-    int r = connection_in_tree(self, peer);
+    int r = connection_in_tree(self_pid, self, peer);
     if (r != 2) {
       // The record is published before the announcement goes: seeing
       // neither, look once more.
-      return r == 1 || connection_in_tree(self, peer) == 1 ? 1 : 0;
+      return r == 1 || connection_in_tree(self_pid, self, peer) == 1 ? 1 : 0;
     }
     uint64_t now = monotonic_ns();
     if (deadline == 0) deadline = now + kConnectWaitNs;
@@ -403,16 +413,16 @@ ANDWEORC_SIGNAL_SAFE int andweorc_net_recorded(int fd) {
 ANDWEORC_SIGNAL_SAFE void andweorc_net_closed(int fd) {
   if (!andweorc_net_recorded(fd)) return;
   set_fd_bit(fd, false);
-  forget_fd(table(), fd);
+  forget_fd(table(), my_pid(), fd);
 }
 
 int andweorc_net_count_live(void) {
   andweorc_net_table* t = table();
-  int n = 0;
+  int self = my_pid(), n = 0;
   uint32_t used = __atomic_load_n(&t->used, __ATOMIC_ACQUIRE);
   for (uint32_t i = 0; i < used && i < ANDWEORC_NET_ENDPOINTS; ++i) {
     Snapshot s;
-    if (snapshot(t->e[i], &s) && andweorc_tree_has_pid(meta_pid(s.meta))) ++n;
+    if (snapshot(t->e[i], &s) && live(meta_pid(s.meta), self)) ++n;
   }
   return n;
 }
