@@ -67,7 +67,7 @@ void andweorc_net_connect_end(int fd, int token, const struct sockaddr* addr,
                               socklen_t len, int ok);
 /* An accepted TCP socket: 1 when its peer is a connection made by this
  * process or a live process of the tree, else 0; -1 when fd is not an IP
- * socket. May wait up to 20 ms for an announced connect to return. */
+ * socket. May wait up to 50 ms for an announced connect to return. */
 int andweorc_net_peer_in_tree(int fd);
 /* Whether this process recorded an entry for fd (a bit test: close asks). */
 int andweorc_net_recorded(int fd);

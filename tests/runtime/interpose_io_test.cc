@@ -198,7 +198,11 @@ TEST(InterposeIo, FutexWaitvWokenByFutexWake) {
         long rc;
         do rc = syscall(SYS_futex_waitv, &w, 1, 0, nullptr, CLOCK_MONOTONIC);
         while (rc < 0 && errno == EINTR);
-        EXPECT_EQ(rc, 0);
+        // EAGAIN: the word changed before the wait began (the waiter looked
+        // blocked to wait_until_blocked, but was not yet in futex_waitv);
+        // credited all the same, as the wrapper does. Seen once in ~1000
+        // runs on a loaded machine.
+        EXPECT_TRUE(rc == 0 || errno == EAGAIN) << rc << " " << errno;
       },
       [&] {
         __atomic_store_n(&word, 1, __ATOMIC_RELEASE);
@@ -377,6 +381,46 @@ TEST(InterposeIo, RecvOnAnAcceptedLoopbackTcpSocketWokenBySend) {
   close(listener);
 }
 
+// IPv6 and dual stack: a listener on [::] (every address, both families)
+// and clients over ::1 and over 127.0.0.1, which the server sees as the
+// v4-mapped ::ffff:127.0.0.1 (the table keeps every address as IPv6).
+TEST(InterposeIoMarks, LoopbackTcpOverIpv6AndDualStackIsInternal) {
+  int listener = socket(AF_INET6, SOCK_STREAM, 0);
+  if (listener < 0) GTEST_SKIP() << "no IPv6: " << strerror(errno);
+  int off = 0;
+  setsockopt(listener, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
+  sockaddr_in6 any{};
+  any.sin6_family = AF_INET6;
+  any.sin6_addr = in6addr_any;
+  socklen_t len = sizeof any;
+  if (bind(listener, reinterpret_cast<sockaddr*>(&any), len) != 0) {
+    close(listener);
+    GTEST_SKIP() << "cannot bind [::]: " << strerror(errno);
+  }
+  ASSERT_EQ(listen(listener, 4), 0);
+  ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&any), &len), 0);
+  sockaddr_in6 v6 = any;
+  v6.sin6_addr = in6addr_loopback;
+  sockaddr_in v4{};
+  v4.sin_family = AF_INET;
+  v4.sin_port = any.sin6_port;
+  v4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  int c6 = socket(AF_INET6, SOCK_STREAM, 0);
+  ASSERT_EQ(connect(c6, reinterpret_cast<sockaddr*>(&v6), sizeof v6), 0)
+      << strerror(errno);
+  int s6 = accept(listener, nullptr, nullptr);
+  int c4 = tcp_client(v4);
+  ASSERT_GE(c4, 0) << strerror(errno);
+  int s4 = accept(listener, nullptr, nullptr);
+  ASSERT_GE(s6, 0);
+  ASSERT_GE(s4, 0);
+  EXPECT_TRUE(andweorc_fd_internal(c6));
+  EXPECT_TRUE(andweorc_fd_internal(s6));
+  EXPECT_TRUE(andweorc_fd_internal(c4));
+  EXPECT_TRUE(andweorc_fd_internal(s4));
+  for (int fd : {s4, c4, s6, c6, listener}) close(fd);
+}
+
 // Two UDP sockets of this process connected to each other: a connected
 // socket only receives from its peer, which pays before sending.
 TEST(InterposeIo, RecvOnAConnectedLoopbackUdpSocketWokenBySend) {
@@ -458,7 +502,7 @@ TEST(InterposeIoMarks, ALoopbackTcpPeerThatRecordedNothingIsOutside) {
 // The connection is made inside the client's connect, so the server's
 // accept may return before the client's connect wrapper recorded its end.
 // A connect of the tree announces itself first, and an accept that sees the
-// announcement waits for the record: here the record comes 5 ms late.
+// announcement waits for the record: here the record comes 2 ms late.
 TEST(InterposeIoMarks, AnAcceptWaitsForAnAnnouncedConnectToReturn) {
   sockaddr_in addr;
   int listener = tcp_listener(&addr);
@@ -472,7 +516,7 @@ TEST(InterposeIoMarks, AnAcceptWaitsForAnAnnouncedConnectToReturn) {
     int token = andweorc_net_connect_begin(client, to, sizeof addr);
     long rc = syscall(SYS_connect, client, to, sizeof addr);
     connected = true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
     andweorc_net_connect_end(client, token, to, sizeof addr, rc == 0);
   });
   while (!connected) std::this_thread::yield();
