@@ -12,6 +12,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "runtime/shared_tree_net.h"
+
 #define MAX_FDS 65536
 static uint64_t g_internal[MAX_FDS / 64];
 static uint64_t g_epoll_external[MAX_FDS / 64];
@@ -83,13 +85,17 @@ int andweorc_tree_has_pid(int pid);
 
 void andweorc_fd_mark_peer(int fd) {
   if (fd < 0) return;
-  /* Unix sockets only: the kernel gives other sockets no peer pid (0). */
+  /* Unix sockets: the kernel names the peer; others have no peer pid (0). */
   struct ucred cred = {0, 0, 0};
   socklen_t len = sizeof cred;
   long r = sys5(SYS_getsockopt, fd, SOL_SOCKET, SO_PEERCRED, (long)&cred,
                 (long)&len);
-  andweorc_fd_mark(
-      fd, r == 0 && cred.pid > 0 && andweorc_tree_has_pid((int)cred.pid));
+  if (r == 0 && cred.pid > 0) {
+    andweorc_fd_mark(fd, andweorc_tree_has_pid((int)cred.pid));
+    return;
+  }
+  /* IP (TCP, UDP): the tree's table of endpoints (shared_tree_net.h). */
+  andweorc_fd_mark(fd, andweorc_net_peer_in_tree(fd) > 0);
 }
 
 void andweorc_fd_clear_marks(void) {

@@ -35,9 +35,11 @@ extern "C" {
 
 void andweorc_fd_mark(int fd, int internal);
 int andweorc_fd_internal(int fd);
-/* A connected socket (accept, connect): internal when its peer (SO_PEERCRED,
- * Unix sockets only) is this process or a live process of its process tree,
- * which pays the tree's delays before it writes; else the outside world.
+/* A connected socket (accept, connect): internal when its peer is this
+ * process or a live process of its process tree, which pays the tree's
+ * delays before it writes; else the outside world. Unix sockets: the peer
+ * is SO_PEERCRED's pid; IP sockets (loopback TCP): the process that
+ * recorded the peer's endpoint in the tree's table (shared_tree_net.h).
  * The peer is the process that connected (or listened) at that time: a
  * descriptor later handed to another process (SCM_RIGHTS) is not followed. */
 void andweorc_fd_mark_peer(int fd);

@@ -1,7 +1,8 @@
 /* interpose_fds.c: descriptors as they are made, copied and closed. Which
  * ones lead to another thread of the program (pipes, socketpairs, eventfds,
- * Unix sockets connected within the process tree: a wake through them is a
- * thread's, internal_fds.h), and the runtime's own
+ * Unix sockets and loopback TCP/UDP connected within the process tree: a
+ * wake through them is a thread's, internal_fds.h, shared_tree_net.h), and
+ * the runtime's own
  * descriptors stay the runtime's: they look closed to the program, survive
  * a daemon's close-everything, and move away when the program dup2s onto
  * one. The waits on these descriptors are in interpose_io.c. */
@@ -15,6 +16,7 @@
 
 #include "runtime/internal_fds.h"
 #include "runtime/interpose_common.h"
+#include "runtime/shared_tree_net.h"
 
 EXPORT int pipe(int fds[2]) {
   int rc = REAL(pipe)(fds);
@@ -55,13 +57,46 @@ EXPORT int socket(int domain, int type, int protocol) {
   return fd;
 }
 
-/* A Unix socket connected to a listener of this process or of its process
- * tree leads to a thread that pays the tree's delays: internal. connect may
+/* A socket connected to a listener of this process or of its process tree
+ * leads to a thread that pays the tree's delays: internal. Unix sockets ask
+ * the kernel for the peer (SO_PEERCRED); IP sockets (loopback TCP, UDP) ask
+ * the tree's table of endpoints (shared_tree_net.h), where a TCP connect is
+ * announced first so that the peer's accept can wait for it. connect may
  * wake that listener's accept, so the caller pays first, like write. */
 EXPORT int connect(int fd, const struct sockaddr* addr, socklen_t len) {
   andweorc_rt_catch_up();
+  int net = andweorc_net_connect_begin(fd, addr, len);
   int rc = REAL(connect)(fd, addr, len);
-  if (rc == 0) andweorc_fd_mark_peer(fd);
+  int saved = errno;
+  if (net >= 0)
+    andweorc_net_connect_end(fd, net, addr, len,
+                             rc == 0 || saved == EINPROGRESS);
+  else if (rc == 0)
+    andweorc_fd_mark_peer(fd);
+  errno = saved;
+  return rc;
+}
+
+/* A TCP listener or a UDP socket of the tree: recorded, so that its peers
+ * in the tree know their wakes come from a thread that pays. */
+EXPORT int listen(int fd, int backlog) {
+  int rc = REAL(listen)(fd, backlog);
+  if (rc == 0) {
+    int saved = errno;
+    andweorc_net_listened(fd);
+    errno = saved;
+  }
+  return rc;
+}
+
+EXPORT int bind(int fd, const struct sockaddr* addr, socklen_t len) {
+  int rc = REAL(bind)(fd, addr, len);
+  if (rc == 0 && addr != NULL &&
+      (addr->sa_family == AF_INET || addr->sa_family == AF_INET6)) {
+    int saved = errno;
+    andweorc_net_bound(fd);
+    errno = saved;
+  }
   return rc;
 }
 
@@ -73,8 +108,11 @@ EXPORT int close(int fd) {
     return -1;
   }
   /* A vfork child closing its copy must not unmark the parent's. */
-  if (andweorc_fd_internal(fd) && andweorc_is_original_process())
-    andweorc_fd_mark(fd, 0);
+  int marked = andweorc_fd_internal(fd), recorded = andweorc_net_recorded(fd);
+  if ((marked || recorded) && andweorc_is_original_process()) {
+    if (marked) andweorc_fd_mark(fd, 0);
+    if (recorded) andweorc_net_closed(fd);
+  }
   return REAL(close)(fd);
 }
 
@@ -131,6 +169,10 @@ static int dup_onto(int fd, int to, int flags, int three) {
     andweorc_fd_drop_copy(to); /* without us, `to` was not open */
     errno = saved;
   }
+  /* `to` no longer holds the socket recorded under its number. */
+  if (copy >= 0 && fd != to && andweorc_net_recorded(to) &&
+      andweorc_is_original_process())
+    andweorc_net_closed(to);
   andweorc_fd_mark(copy, andweorc_fd_internal(fd));
   return copy;
 }

@@ -5,8 +5,9 @@
  * delays inserted while it waited: post_block(0); one woken through a pipe,
  * socketpair or eventfd between threads of this program was woken by another
  * thread and is credited: post_block(1) (internal_fds.h tells which; a Unix
- * socket connected to a process of the same process tree counts as well,
- * because that process pays the tree's delays before it writes). Calls
+ * socket or a loopback TCP connection to a process of the same process tree
+ * counts as well, because that process pays the tree's delays before it
+ * writes). Calls
  * that can wake another thread of the program (write, send) first pay what
  * the caller owes.
  *
@@ -124,7 +125,8 @@ EXPORT ssize_t recvmsg(int fd, struct msghdr* msg, int flags) {
 
 /* A connection from a process of the tree (or this process) was made by a
  * caller that paid first (connect): the accepted socket is internal, and so
- * is the wake. Other peers, and network sockets, are the outside world. */
+ * is the wake. Unix sockets: SO_PEERCRED; TCP: the tree's table of endpoints
+ * (shared_tree_net.h). Other peers are the outside world. */
 EXPORT int accept(int fd, struct sockaddr* addr, socklen_t* len) {
   wait_begin();
   int rc = REAL(accept)(fd, addr, len);

@@ -121,6 +121,8 @@
   X(int (*)(unsigned, int), eventfd, NULL)                                     \
   X(int (*)(int, int, int), socket, NULL)                                      \
   X(int (*)(int, const struct sockaddr*, socklen_t), connect, NULL)            \
+  X(int (*)(int, const struct sockaddr*, socklen_t), bind, NULL)               \
+  X(int (*)(int, int), listen, NULL)                                           \
   X(int (*)(int), close, NULL)                                                 \
   X(int (*)(unsigned, unsigned, int), close_range, NULL)                       \
   X(void (*)(int), closefrom, NULL)                                            \

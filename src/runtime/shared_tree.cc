@@ -203,6 +203,10 @@ extern "C" int andweorc_tree_exec_seen(void) {
 
 extern "C" int andweorc_tree_has_pid(int pid) {
   if (pid == int(andweorc::runtime::raw_syscall(SYS_getpid))) return 1;
+  return andweorc_tree_has_other_pid(pid);
+}
+
+extern "C" int andweorc_tree_has_other_pid(int pid) {
   andweorc::runtime::TreeSegment* t = andweorc::runtime::tree();
   if (t == nullptr) return 0;
   // A pid may hold two slots: the image before an exec (exited) and the one

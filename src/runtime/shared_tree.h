@@ -29,6 +29,7 @@
 
 #include "runtime/address_table.h"
 #include "runtime/delay_engine.h"
+#include "runtime/shared_tree_net.h"
 #include "runtime/signal_safe.h"
 
 namespace andweorc::runtime {
@@ -103,6 +104,9 @@ struct TreeSegment {
   TreeModule modules[kTreeModules];
   TreePoint points[kTreePoints];
   TreeProcess processes[kTreeProcesses];
+  // IP endpoints of the tree's processes (shared_tree_net.h): a loopback
+  // connection between two of them carries delays like a pipe.
+  alignas(64) andweorc_net_table net;
 };
 
 // Maps the segment (start-up of the first process; not signal-safe;
@@ -179,5 +183,7 @@ extern "C" int andweorc_tree_exec_seen(void);
 // tree (claimed a slot and did not exit, exec or give up profiling): a wake
 // from it was paid for. Signal-safe.
 extern "C" int andweorc_tree_has_pid(int pid);
+// The same for a pid the caller knows is not its own (no getpid call).
+extern "C" int andweorc_tree_has_other_pid(int pid);
 
 #endif  // ANDWEORC_RUNTIME_SHARED_TREE_H_

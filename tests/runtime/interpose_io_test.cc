@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <linux/futex.h>
 #include <mqueue.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@
 #include "interpose_stubs.h"
 #include "runtime/internal_fds.h"
 #include "runtime/shared_tree.h"
+#include "runtime/shared_tree_net.h"
 
 namespace andweorc::runtime {
 namespace {
@@ -196,7 +198,11 @@ TEST(InterposeIo, FutexWaitvWokenByFutexWake) {
         long rc;
         do rc = syscall(SYS_futex_waitv, &w, 1, 0, nullptr, CLOCK_MONOTONIC);
         while (rc < 0 && errno == EINTR);
-        EXPECT_EQ(rc, 0);
+        // EAGAIN: the word changed before the wait began (the waiter looked
+        // blocked to wait_until_blocked, but was not yet in futex_waitv);
+        // credited all the same, as the wrapper does. Seen once in ~1000
+        // runs on a loaded machine.
+        EXPECT_TRUE(rc == 0 || errno == EAGAIN) << rc << " " << errno;
       },
       [&] {
         __atomic_store_n(&word, 1, __ATOMIC_RELEASE);
@@ -313,6 +319,127 @@ TEST(InterposeIo, RecvOnAnAcceptedUnixSocketWokenBySend) {
   close(listener);
 }
 
+// Loopback IP sockets (shared_tree_net.h): a listener on 127.0.0.1 at a
+// port the kernel picks (its address in *addr), and a client connected to
+// it.
+int tcp_listener(sockaddr_in* addr) {
+  *addr = sockaddr_in{};
+  addr->sin_family = AF_INET;
+  addr->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof *addr;
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(addr), len) != 0 ||
+      listen(fd, 4) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr*>(addr), &len) != 0)
+    return -1;
+  return fd;
+}
+
+int tcp_client(const sockaddr_in& addr) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0 ||
+      connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0)
+    return -1;
+  return fd;
+}
+
+// A UDP socket bound to 127.0.0.1 at a port the kernel picks.
+int udp_bound(sockaddr_in* addr) {
+  *addr = sockaddr_in{};
+  addr->sin_family = AF_INET;
+  addr->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof *addr;
+  int fd = socket(AF_INET, SOCK_DGRAM, 0);
+  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(addr), len) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr*>(addr), &len) != 0)
+    return -1;
+  return fd;
+}
+
+// A server and a client thread of this process over loopback TCP: the
+// client paid before sending, so the server's recv is credited. Before the
+// table of endpoints every TCP socket was the outside world (SO_PEERCRED
+// names no peer for TCP) and the server paid again.
+TEST(InterposeIo, RecvOnAnAcceptedLoopbackTcpSocketWokenBySend) {
+  sockaddr_in addr;
+  int listener = tcp_listener(&addr);
+  ASSERT_GE(listener, 0) << strerror(errno);
+  int client = tcp_client(addr);
+  ASSERT_GE(client, 0) << strerror(errno);
+  int server = accept(listener, nullptr, nullptr);
+  ASSERT_GE(server, 0);
+  EXPECT_TRUE(andweorc_fd_internal(server));
+  EXPECT_TRUE(andweorc_fd_internal(client));
+  char c = 0;
+  expect_inherited(run([&] { EXPECT_EQ(recv(server, &c, 1, 0), 1); },
+                       [&] { EXPECT_EQ(send(client, "x", 1, 0), 1); }));
+  // And the other way: the client woken by the server's write.
+  expect_inherited(run([&] { EXPECT_EQ(read(client, &c, 1), 1); },
+                       [&] { EXPECT_EQ(write(server, "y", 1), 1); }));
+  close(server);
+  close(client);
+  close(listener);
+}
+
+// IPv6 and dual stack: a listener on [::] (every address, both families)
+// and clients over ::1 and over 127.0.0.1, which the server sees as the
+// v4-mapped ::ffff:127.0.0.1 (the table keeps every address as IPv6).
+TEST(InterposeIoMarks, LoopbackTcpOverIpv6AndDualStackIsInternal) {
+  int listener = socket(AF_INET6, SOCK_STREAM, 0);
+  if (listener < 0) GTEST_SKIP() << "no IPv6: " << strerror(errno);
+  int off = 0;
+  setsockopt(listener, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
+  sockaddr_in6 any{};
+  any.sin6_family = AF_INET6;
+  any.sin6_addr = in6addr_any;
+  socklen_t len = sizeof any;
+  if (bind(listener, reinterpret_cast<sockaddr*>(&any), len) != 0) {
+    close(listener);
+    GTEST_SKIP() << "cannot bind [::]: " << strerror(errno);
+  }
+  ASSERT_EQ(listen(listener, 4), 0);
+  ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&any), &len), 0);
+  sockaddr_in6 v6 = any;
+  v6.sin6_addr = in6addr_loopback;
+  sockaddr_in v4{};
+  v4.sin_family = AF_INET;
+  v4.sin_port = any.sin6_port;
+  v4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  int c6 = socket(AF_INET6, SOCK_STREAM, 0);
+  ASSERT_EQ(connect(c6, reinterpret_cast<sockaddr*>(&v6), sizeof v6), 0)
+      << strerror(errno);
+  int s6 = accept(listener, nullptr, nullptr);
+  int c4 = tcp_client(v4);
+  ASSERT_GE(c4, 0) << strerror(errno);
+  int s4 = accept(listener, nullptr, nullptr);
+  ASSERT_GE(s6, 0);
+  ASSERT_GE(s4, 0);
+  EXPECT_TRUE(andweorc_fd_internal(c6));
+  EXPECT_TRUE(andweorc_fd_internal(s6));
+  EXPECT_TRUE(andweorc_fd_internal(c4));
+  EXPECT_TRUE(andweorc_fd_internal(s4));
+  for (int fd : {s4, c4, s6, c6, listener}) close(fd);
+}
+
+// Two UDP sockets of this process connected to each other: a connected
+// socket only receives from its peer, which pays before sending.
+TEST(InterposeIo, RecvOnAConnectedLoopbackUdpSocketWokenBySend) {
+  sockaddr_in a_addr, b_addr;
+  int a = udp_bound(&a_addr);
+  int b = udp_bound(&b_addr);
+  ASSERT_GE(a, 0) << strerror(errno);
+  ASSERT_GE(b, 0) << strerror(errno);
+  ASSERT_EQ(connect(a, reinterpret_cast<sockaddr*>(&b_addr), sizeof b_addr), 0);
+  ASSERT_EQ(connect(b, reinterpret_cast<sockaddr*>(&a_addr), sizeof a_addr), 0);
+  EXPECT_TRUE(andweorc_fd_internal(a));
+  EXPECT_TRUE(andweorc_fd_internal(b));
+  char c = 0;
+  expect_inherited(run([&] { EXPECT_EQ(recv(a, &c, 1, 0), 1); },
+                       [&] { EXPECT_EQ(send(b, "x", 1, 0), 1); }));
+  close(a);
+  close(b);
+}
+
 // ---- marks: which descriptors connect threads of this process ----
 
 TEST(InterposeIoMarks, FcntlDupfdCopiesCarryTheMark) {
@@ -341,6 +468,85 @@ TEST(InterposeIo, ReadThroughAnFdupfdCopyIsCredited) {
   expect_inherited(run([&] { EXPECT_EQ(read(copy, &c, 1), 1); },
                        [&] { EXPECT_EQ(write(p.fd[1], "x", 1), 1); }));
   close(copy);
+}
+
+// A peer that recorded nothing (a process the runtime does not run in: its
+// socket calls go straight to the kernel, here by system call number) is
+// the outside world, whichever end it is.
+TEST(InterposeIoMarks, ALoopbackTcpPeerThatRecordedNothingIsOutside) {
+  // Its listener, made without the wrappers; our client.
+  int foreign = int(syscall(SYS_socket, AF_INET, SOCK_STREAM, 0));
+  ASSERT_GE(foreign, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  ASSERT_EQ(syscall(SYS_bind, foreign, &addr, len), 0);
+  ASSERT_EQ(syscall(SYS_listen, foreign, 4), 0);
+  ASSERT_EQ(getsockname(foreign, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  int client = tcp_client(addr);
+  ASSERT_GE(client, 0) << strerror(errno);
+  EXPECT_FALSE(andweorc_fd_internal(client));
+  // Our listener; its client, made without the wrappers.
+  sockaddr_in ours;
+  int listener = tcp_listener(&ours);
+  ASSERT_GE(listener, 0);
+  int other = int(syscall(SYS_socket, AF_INET, SOCK_STREAM, 0));
+  ASSERT_EQ(syscall(SYS_connect, other, &ours, sizeof ours), 0);
+  int server = accept(listener, nullptr, nullptr);
+  ASSERT_GE(server, 0);
+  EXPECT_FALSE(andweorc_fd_internal(server));
+  for (int fd : {server, other, listener, client, foreign}) close(fd);
+}
+
+// The connection is made inside the client's connect, so the server's
+// accept may return before the client's connect wrapper recorded its end.
+// A connect of the tree announces itself first, and an accept that sees the
+// announcement waits for the record: here the record comes 2 ms late.
+TEST(InterposeIoMarks, AnAcceptWaitsForAnAnnouncedConnectToReturn) {
+  sockaddr_in addr;
+  int listener = tcp_listener(&addr);
+  ASSERT_GE(listener, 0) << strerror(errno);
+  int client = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(client, 0);
+  const sockaddr* to = reinterpret_cast<const sockaddr*>(&addr);
+  std::atomic<bool> connected{false};
+  std::thread slow([&] {
+    // What the connect wrapper does, with a delay before its second half.
+    int token = andweorc_net_connect_begin(client, to, sizeof addr);
+    long rc = syscall(SYS_connect, client, to, sizeof addr);
+    connected = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    andweorc_net_connect_end(client, token, to, sizeof addr, rc == 0);
+  });
+  while (!connected) std::this_thread::yield();
+  int server = accept(listener, nullptr, nullptr);
+  slow.join();
+  ASSERT_GE(server, 0);
+  EXPECT_TRUE(andweorc_fd_internal(server));
+  EXPECT_TRUE(andweorc_fd_internal(client));
+  for (int fd : {server, client, listener}) close(fd);
+}
+
+// Closing a socket forgets its entries, so the table does not fill up with
+// a long-running program's old connections.
+TEST(InterposeIoMarks, ClosingALoopbackSocketForgetsItsEndpoints) {
+  int before = andweorc_net_count_live();
+  sockaddr_in addr;
+  int listener = tcp_listener(&addr);
+  ASSERT_GE(listener, 0);
+  int client = tcp_client(addr);
+  ASSERT_GE(client, 0);
+  EXPECT_EQ(andweorc_net_count_live(), before + 2);  // listener, connection
+  int file = open("/dev/null", O_RDONLY);
+  ASSERT_GE(file, 0);
+  ASSERT_EQ(dup2(file, client), client);  // the connection's number reused
+  EXPECT_EQ(andweorc_net_count_live(), before + 1);
+  close(listener);
+  EXPECT_EQ(andweorc_net_count_live(), before);
+  close(client);
+  close(file);
+  EXPECT_FALSE(andweorc_net_was_full());
 }
 
 int spawn_true(const posix_spawn_file_actions_t* actions) {
@@ -522,6 +728,104 @@ TEST(InterposeIoMarksTree, AUnixSocketToAProcessOfTheTreeIsInternal) {
   close(client);
   close(ready[0]);
   close(ready[1]);
+}
+
+// Loopback TCP between processes of the tree, as Unix sockets above: the
+// peer's endpoint (getpeername) is looked up in the tree's table, where
+// every process records its listeners and connections. A child of the tree
+// is internal both ways; one that gave up profiling or never joined is the
+// outside world (its connect is in the table, but under a pid the tree
+// does not count).
+TEST(InterposeIoMarksTree, ALoopbackTcpSocketToAProcessOfTheTreeIsInternal) {
+  TreeSegment* t = tree_create();
+  ASSERT_NE(t, nullptr);
+  sockaddr_in addr;
+  int listener = tcp_listener(&addr);
+  ASSERT_GE(listener, 0) << strerror(errno);
+  for (int kind = 0; kind < 3; ++kind) {
+    int go[2];
+    ASSERT_EQ(pipe(go), 0);
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      if (kind < 2) tree_after_fork_child();
+      if (kind == 1) tree_served(t, 0, true);
+      int fd = tcp_client(addr);
+      char c;
+      ssize_t n = read(go[0], &c, 1);
+      _exit(fd >= 0 && n == 1 ? 0 : 1);
+    }
+    int server = accept(listener, nullptr, nullptr);
+    ASSERT_GE(server, 0);
+    EXPECT_EQ(andweorc_fd_internal(server) != 0, kind == 0) << "kind " << kind;
+    ASSERT_EQ(write(go[1], "x", 1), 1);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+    close(server);
+    close(go[0]);
+    close(go[1]);
+  }
+  close(listener);
+  // The other direction: a child of the tree listens, we connect.
+  int ready[2];
+  ASSERT_EQ(pipe(ready), 0);
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    tree_after_fork_child();
+    sockaddr_in child_addr;
+    int fd = tcp_listener(&child_addr);
+    if (fd < 0 || write(ready[1], &child_addr, sizeof child_addr) !=
+                      ssize_t(sizeof child_addr))
+      _exit(1);
+    int conn = accept(fd, nullptr, nullptr);
+    char c;
+    _exit(conn >= 0 && read(conn, &c, 1) == 1 ? 0 : 1);
+  }
+  sockaddr_in child_addr;
+  ASSERT_EQ(read(ready[0], &child_addr, sizeof child_addr),
+            ssize_t(sizeof child_addr));
+  int client = tcp_client(child_addr);
+  ASSERT_GE(client, 0) << strerror(errno);
+  EXPECT_TRUE(andweorc_fd_internal(client));
+  ASSERT_EQ(write(client, "x", 1), 1);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  close(client);
+  close(ready[0]);
+  close(ready[1]);
+}
+
+// The whole path across processes: a forked client of the tree sends over
+// loopback TCP when told to (by the waker, which paid first); the server's
+// recv, woken by it, is credited.
+TEST(InterposeIoTree, RecvOnLoopbackTcpWokenByAForkedClientIsCredited) {
+  ASSERT_NE(tree_create(), nullptr);
+  sockaddr_in addr;
+  int listener = tcp_listener(&addr);
+  ASSERT_GE(listener, 0) << strerror(errno);
+  int go[2];
+  ASSERT_EQ(pipe(go), 0);
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    tree_after_fork_child();
+    int fd = tcp_client(addr);
+    char c;
+    bool ok = fd >= 0 && read(go[0], &c, 1) == 1 && send(fd, "x", 1, 0) == 1;
+    _exit(ok ? 0 : 1);
+  }
+  int server = accept(listener, nullptr, nullptr);
+  ASSERT_GE(server, 0);
+  char c = 0;
+  expect_inherited(run([&] { EXPECT_EQ(recv(server, &c, 1, 0), 1); },
+                       [&] { EXPECT_EQ(write(go[1], "g", 1), 1); }));
+  int status = 0;
+  waitpid(pid, &status, 0);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  for (int fd : {server, listener, go[0], go[1]}) close(fd);
 }
 
 }  // namespace
