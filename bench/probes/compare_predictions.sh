@@ -28,7 +28,11 @@
 # Environment: WORKLOAD=serial (a workload whose only point is "unit"),
 #   SPEEDUP=0.2, PRED_WORK=5 (times the default work), UNIT_LINE=N,
 #   MECHANISM=auto|patch|uprobe|breakpoint, RESULTS=file.tsv (per-round values),
-#   KEEP=dir (keeps every run's profile there).
+#   KEEP=dir (keeps every run's profile there), QUIET=pct (before each run,
+#   wait up to QUIET_WAIT s for the machine to be less than pct busy; lib.sh).
+# Run-to-run noise: on a shared 2-vCPU machine one run's prediction can be
+# tens of points off in either build, while the same-run columns stay within
+# a fraction of a point; compare the builds only on a quiet machine.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../accuracy/lib.sh"
 build=${1:-build}; rounds=${2:-3}
@@ -91,6 +95,7 @@ pick_unit_line() {
 predict() {
   local point=$1 bin=$2 line=$3; shift 3
   rm -f "$tmp/p.json"
+  acc_wait_quiet
   if ! "$tool" run -q -o "$tmp/p.json" --fixed-line "$w.cc:$line" \
       --fixed-speedup "$pct" "$@" -- "$bin" "$units" > "$tmp/out" 2> "$tmp/err"; then
     echo "n/a"; cat "$tmp/err" >&2; return
