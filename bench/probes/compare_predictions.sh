@@ -8,8 +8,12 @@
 #
 # The unannotated build is the workload's source with its
 # ANDWEORC_PROGRESS("unit") statement emptied (line numbers kept), compiled
-# with the workloads' flags. UNIT_LINE (default: the line before the
-# emptied one, the unit's last statement) is probed. For each region and
+# with the workloads' flags. The probed line (UNIT_LINE to force one) is
+# chosen from the two builds' line tables: the line nearest the emptied one
+# (before it first) that has an is_stmt row in both builds and that the
+# probe, in a short run of each build, counts exactly once per unit (a line
+# with no code in the unannotated build, like lock's emptied statement's
+# neighbours, or one split into several pieces, is skipped). For each region and
 # round, both builds run `andweorc run --fixed-line REGION --fixed-speedup
 # PCT` (interleaved, the order alternating each round) and the region's
 # impact for point "unit" gives predicted = slope * s. Prints the median over
@@ -23,7 +27,12 @@
 # 12 / 6 / 2 points.
 # Environment: WORKLOAD=serial (a workload whose only point is "unit"),
 #   SPEEDUP=0.2, PRED_WORK=5 (times the default work), UNIT_LINE=N,
-#   MECHANISM=auto|patch|uprobe|breakpoint, RESULTS=file.tsv (per-round values).
+#   MECHANISM=auto|patch|uprobe|breakpoint, RESULTS=file.tsv (per-round values),
+#   KEEP=dir (keeps every run's profile there), QUIET=pct (before each run,
+#   wait up to QUIET_WAIT s for the machine to be less than pct busy; lib.sh).
+# Run-to-run noise: on a shared 2-vCPU machine one run's prediction can be
+# tens of points off in either build, while the same-run columns stay within
+# a fraction of a point; compare the builds only on a quiet machine.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../accuracy/lib.sh"
 build=${1:-build}; rounds=${2:-3}
@@ -39,16 +48,46 @@ progress_line=$(grep -n 'ANDWEORC_PROGRESS("unit");' "$src" | head -1 | cut -d: 
 if grep -v '^#include' "$src" | grep -v 'ANDWEORC_PROGRESS("unit")' | grep -q 'ANDWEORC_'; then
   echo "error: $w has other annotations; pick a workload whose only point is \"unit\"" >&2; exit 1
 fi
-unit_line=${UNIT_LINE:-$((progress_line - 1))}
 mkdir -p "$tmp/src"
 sed "${progress_line}s/ANDWEORC_PROGRESS(\"unit\");/;/" "$src" > "$tmp/src/$w.cc"
 cp "$ACC_SRC/common.h" "$tmp/src/"
 unannotated="$tmp/unannotated_$w"
-g++ -std=c++20 -g -O2 -fno-omit-frame-pointer -fno-ipa-icf -I "$root/include" \
+g++ -std=c++20 -g -O2 -DNDEBUG -fPIE -fno-omit-frame-pointer -fno-ipa-icf -I "$root/include" \
   -pthread "$tmp/src/$w.cc" -o "$unannotated"
 units=$(( $(acc_field "$("$annotated")" units) * pred_work ))
 pct=$(awk -v s="$s" 'BEGIN {printf "%g", 100 * s}')
-echo "workload $w, $units units per run, line speed-up ${pct}%, unit line $w.cc:$unit_line: $(sed -n "${unit_line}p" "$src" | sed 's/^ *//')" >&2
+mechanism=${MECHANISM:-auto}
+
+# Lines of $w.cc with an is_stmt row in binary $1 (what `--progress FILE:LINE`
+# resolves to: the tool's resolver reads the same rows).
+stmt_lines() {
+  readelf -W --debug-dump=decodedline "$1" 2>/dev/null |
+    awk -v f="$w.cc" '$1 == f && $NF == "x" && $2 ~ /^[0-9]+$/ {print $2}' | sort -un
+}
+# probe_count BINARY POINT LINE: visits of POINT with a probe on LINE in a
+# run of $check_units units without experiments ("" if the run failed).
+check_units=20
+probe_count() {
+  "$tool" run -q --no-experiments -o "$tmp/check.json" --progress "$2=$w.cc:$3" \
+    --probe-mechanism "$mechanism" -- "$1" "$check_units" > /dev/null 2> "$tmp/check.err" || return 0
+  "$tool" report "$tmp/check.json" 2>&1 |
+    awk -v p="$2" '$1 == p && $2 == "throughput" {gsub(",", "", $3); print $3}'
+}
+# The probed line: UNIT_LINE, else the nearest line to the emptied one
+# (before it, then after, up to 6 lines away) with code in both builds that
+# counts one visit per unit in both.
+pick_unit_line() {
+  local both d l ca cu
+  both=$(comm -12 <(stmt_lines "$annotated" | sort) <(stmt_lines "$unannotated" | sort) | sort -n)
+  for d in 1 2 3 4 5 6; do
+    for l in $((progress_line - d)) $((progress_line + d)); do
+      grep -qx "$l" <<<"$both" || continue
+      cu=$(probe_count "$unannotated" unit "$l"); ca=$(probe_count "$annotated" probe "$l")
+      if [[ $cu == "$check_units" && $ca == "$check_units" ]]; then echo "$l"; return; fi
+      echo "  line $l: counted ${cu:-?} (unannotated) and ${ca:-?} (annotated) of $check_units units; skipped" >&2
+    done
+  done
+}
 
 # predict POINT BINARY LINE [run options...]: predicted % for POINT or n/a
 # (POINT "unit+probe": both, space-separated); also checks that the run
@@ -56,10 +95,12 @@ echo "workload $w, $units units per run, line speed-up ${pct}%, unit line $w.cc:
 predict() {
   local point=$1 bin=$2 line=$3; shift 3
   rm -f "$tmp/p.json"
+  acc_wait_quiet
   if ! "$tool" run -q -o "$tmp/p.json" --fixed-line "$w.cc:$line" \
       --fixed-speedup "$pct" "$@" -- "$bin" "$units" > "$tmp/out" 2> "$tmp/err"; then
     echo "n/a"; cat "$tmp/err" >&2; return
   fi
+  [[ -n ${KEEP:-} ]] && mkdir -p "$KEEP" && cp "$tmp/p.json" "$KEEP/$w-line$line-$(basename "$bin")-$point-$(date +%s%N).json"
   local visits
   visits=$("$tool" report "$tmp/p.json" 2>&1 | awk '$1 == "unit" && $2 == "throughput" {gsub(",", "", $3); print $3}')
   [[ $visits == "$units" ]] || echo "  warning: unit counted $visits times, the program did $units units" >&2
@@ -72,7 +113,15 @@ predict() {
   echo "${out% }"
 }
 
-probe_args=(--progress "unit=$w.cc:$unit_line" --probe-mechanism "${MECHANISM:-auto}")
+if [[ -n ${UNIT_LINE:-} ]]; then
+  unit_line=$UNIT_LINE
+else
+  unit_line=$(pick_unit_line)
+  [[ -n $unit_line ]] || { echo "error: no line near $w.cc:$progress_line counts one visit per unit in both builds (set UNIT_LINE)" >&2; exit 1; }
+fi
+echo "workload $w, $units units per run, line speed-up ${pct}%, unit line $w.cc:$unit_line: $(sed -n "${unit_line}p" "$src" | sed 's/^ *//')" >&2
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+probe_args=(--progress "unit=$w.cc:$unit_line" --probe-mechanism "$mechanism")
 "$tool" run --no-experiments -o "$tmp/check.json" "${probe_args[@]}" -- "$unannotated" 10 2>&1 |
   grep 'progress point' >&2 || true
 : > "$tmp/rows"
@@ -83,13 +132,14 @@ while read -r r line; do
     else
       u=$(predict unit "$unannotated" "$line" "${probe_args[@]}"); a=$(predict unit "$annotated" "$line")
     fi
-    read -r su sp < <(predict unit+probe "$annotated" "$line" --progress "probe=$w.cc:$unit_line" --probe-mechanism "${MECHANISM:-auto}")
+    read -r su sp < <(predict unit+probe "$annotated" "$line" --progress "probe=$w.cc:$unit_line" --probe-mechanism "$mechanism")
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$line" "$a" "$u" "$su" "$sp" >> "$tmp/rows"
     printf '  %s round %d: annotated %s%%, --progress %s%%; same run: annotated %s%%, probe %s%%\n' \
       "$r" $((i + 1)) "$a" "$u" "$su" "$sp" >&2
   done
 done < <(acc_regions "$w")
 [[ -n ${RESULTS:-} ]] && cp "$tmp/rows" "$RESULTS"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
 printf '%-10s %5s %12s %12s %8s   %s\n' region line "annotated%" "--progress%" "diff pt" "same run: annotated% probe% diff"
 for r in $(cut -f1 "$tmp/rows" | uniq); do
