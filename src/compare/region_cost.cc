@@ -73,13 +73,16 @@ Map mean_of(const std::vector<RunCosts>& runs, Map RunCosts::*field) {
   return mean;
 }
 
-// Weighted median of cost ratios against BASE (region_cost.h, step 2).
+// Weighted median of cost ratios against BASE (region_cost.h, step 2),
+// without `leave_out` (the region under test, so that a region carrying
+// half the cost cannot drag the median with its own regression).
 double machine_factor(const RunCosts& r, const std::map<FnKey, double>& base,
-                      double base_total) {
+                      double base_total, const FnKey* leave_out = nullptr) {
   std::vector<std::pair<double, double>> rw;  // ratio, weight
   double weight = 0;
   for (const auto& [k, mean] : base) {
     if (!(mean > 0) || mean < kFactorMinShare * base_total) continue;
+    if (leave_out != nullptr && k == *leave_out) continue;
     rw.emplace_back(lookup(r.fn, k) / mean, mean);
     weight += mean;
   }
@@ -146,7 +149,9 @@ RegionCosts region_cost_changes(
   std::map<FnKey, double> base_fn = mean_of(base, &RunCosts::fn);
   double base_total = 0;
   for (const RunCosts& r : base) base_total += r.total / double(base.size());
-  // Normalize every run by its machine factor.
+  // Each region is tested on runs normalized by factors it has no vote in;
+  // the filter and the naming of lines use factors from every region.
+  const std::vector<RunCosts> base_raw = base, next_raw = next;
   for (std::vector<RunCosts>* side : {&base, &next}) {
     for (RunCosts& r : *side) {
       double m = machine_factor(r, base_fn, base_total);
@@ -166,8 +171,10 @@ RegionCosts region_cost_changes(
   for (const auto& [k, mean] : pooled) {
     if (mean < min_pct / 200.0 * base_total) continue;
     std::vector<double> a, b;
-    for (const RunCosts& r : base) a.push_back(lookup(r.fn, k));
-    for (const RunCosts& r : next) b.push_back(lookup(r.fn, k));
+    for (const RunCosts& r : base_raw)
+      a.push_back(lookup(r.fn, k) / machine_factor(r, base_fn, base_total, &k));
+    for (const RunCosts& r : next_raw)
+      b.push_back(lookup(r.fn, k) / machine_factor(r, base_fn, base_total, &k));
     Welch w = welch_greater(a, b);
     RegionCost c;
     c.function = k.first;

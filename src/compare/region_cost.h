@@ -10,11 +10,13 @@
 //  1. Per run r and function f: c_r(f), CPU seconds per visit spent with f
 //     as the first in-scope frame (profile/attribution.h; code outside the
 //     scope is one more region, function "").
-//  2. The run's machine factor m_r: the median, weighted by BASE's mean cost,
-//     of c_r(f) / (BASE's mean c(f)) over the functions carrying at least
-//     1% of BASE's mean cost per visit. A regression of fewer than half of
-//     that weight leaves the median alone.
-//  3. Per function, c_r(f) / m_r on each side; Welch's one-sided test that
+//  2. The run's machine factor m_r(f) for testing f: the median, weighted by
+//     BASE's mean cost, of c_r(g) / (BASE's mean c(g)) over the OTHER
+//     functions g carrying at least 1% of BASE's mean cost per visit (f has
+//     no vote, so even a region with most of the cost cannot drag the median
+//     with its own regression; a regression of several regions at once
+//     needs them to hold less than half of the others' weight).
+//  3. Per function, c_r(f) / m_r(f) on each side; Welch's one-sided test that
 //     NEW's mean is higher; the program slow-down it implies with the rest
 //     unchanged: (mean NEW - mean BASE) / BASE's mean total cost per visit.
 //  4. Only functions whose mean normalized cost over all runs reaches

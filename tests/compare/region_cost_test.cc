@@ -117,6 +117,28 @@ TEST(RegionCost, ARegionMadeSlowerIsFoundOnNoisyMachines) {
   }
 }
 
+TEST(RegionCost, ARegionWithMostOfTheCostIsJudgedByTheOthers) {
+  // hash carries two thirds of the cost: had it a vote in the machine
+  // factor, its own 30% would become the machine's and vanish.
+  const std::map<std::string, double> heavy = {
+      {"hash", 8000}, {"match", 2000}, {"encode", 2000}};
+  auto base = cost_runs(heavy, {}, {1.0, 0.9, 1.1, 0.95});
+  auto next = cost_runs(heavy, {{"hash", 1.3}}, {1.05, 0.92, 1.08, 1.0});
+  RegionCosts c =
+      region_cost_changes(cost_ptrs(base), cost_ptrs(next), "blocks",
+                          profile::PointKind::kThroughput, 5, 0.95);
+  const RegionCost* h = find_region(c, "hash");
+  ASSERT_NE(h, nullptr);
+  EXPECT_TRUE(h->significant) << h->p << " " << h->q;
+  EXPECT_NEAR(h->implied_pct, 100.0 * 2400 / 12000, 2);
+  for (const char* other : {"match", "encode"}) {
+    const RegionCost* o = find_region(c, other);
+    if (o != nullptr) {
+      EXPECT_FALSE(o->significant) << other;
+    }
+  }
+}
+
 TEST(RegionCost, CodeOnlyNewRunsIsARegion) {
   auto base = cost_runs(kCostProgram, {}, {1.0, 0.9, 1.1});
   std::map<std::string, double> with = kCostProgram;
