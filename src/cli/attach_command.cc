@@ -29,11 +29,7 @@
 #include "cli/run_ingest.h"
 #include "cli/run_options.h"
 #include "cli/runtime_locator.h"
-#include "cli/terminal.h"
 #include "ingest/raw_reader.h"
-#include "profile/profile_json.h"
-#include "report/coz_writer.h"
-#include "report/text_report.h"
 
 namespace andweorc::cli {
 namespace {
@@ -287,21 +283,13 @@ int attach_profile(AttachOptions& a) {
   if (exited)
     prof.warnings.push_back("process " + std::to_string(a.pid) +
                             " exited while attached: the profile ends there");
-  bool written = settings->format == "coz"
-                     ? report::append_coz_file(prof, o.output, &error)
-                     : profile::write_profile(prof, o.output, &error);
+  bool written = write_run_profile(o, *settings, prof, &error);
   if (!written) {
     std::cerr << "andweorc: " << error << "\n";
     return status != kExitOk ? status : kExitUsage;
   }
   if (live) live->finish(seconds, prof);
-  if (!o.quiet) {
-    report::TextOptions options;
-    options.top = o.top;
-    options.color = use_color(2);
-    report::write_text(prof, std::cerr, options);
-    std::cerr << "Profile written to " << o.output << "\n";
-  }
+  print_run_summary(o, prof);
   return status;
 }
 

@@ -29,9 +29,6 @@
 #include "cli/runtime_locator.h"
 #include "cli/terminal.h"
 #include "ingest/raw_reader.h"
-#include "profile/profile_json.h"
-#include "report/coz_writer.h"
-#include "report/text_report.h"
 
 namespace andweorc::cli {
 namespace {
@@ -212,9 +209,7 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   }
   if (o.end_to_end && settings->format == "json")
     accumulate_end_to_end(o.output, &prof);
-  bool written = settings->format == "coz"
-                     ? report::append_coz_file(prof, o.output, &error)
-                     : profile::write_profile(prof, o.output, &error);
+  bool written = write_run_profile(o, *settings, prof, &error);
   if (!written) {
     std::cerr << "andweorc: " << error << "\n";
     if (session) session->s.error = error;
@@ -222,13 +217,7 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   }
   if (session) session->s.profile_written = true;
   if (live) live->finish(seconds, prof);
-  if (!o.quiet) {
-    report::TextOptions options;
-    options.top = o.top;
-    options.color = use_color(2);
-    report::write_text(prof, std::cerr, options);
-    std::cerr << "Profile written to " << o.output << "\n";
-  }
+  print_run_summary(o, prof);
   return status;
 }
 

@@ -2,10 +2,14 @@
 #include "cli/run_ingest.h"
 
 #include <ctime>
+#include <iostream>
 
+#include "cli/terminal.h"
 #include "experiments/convergence_summary.h"
 #include "ingest/profile_builder.h"
 #include "profile/profile_json.h"
+#include "report/coz_writer.h"
+#include "report/text_report.h"
 
 #ifndef ANDWEORC_VERSION
 #define ANDWEORC_VERSION "unknown"
@@ -76,6 +80,22 @@ void accumulate_end_to_end(const std::string& path, profile::Profile* prof) {
     return;
   auto& old = previous.profile->experiments;
   prof->experiments.insert(prof->experiments.begin(), old.begin(), old.end());
+}
+
+bool write_run_profile(const RunOptions& o, const RunSettings& settings,
+                       const profile::Profile& prof, std::string* error) {
+  return settings.format == "coz"
+             ? report::append_coz_file(prof, o.output, error)
+             : profile::write_profile(prof, o.output, error);
+}
+
+void print_run_summary(const RunOptions& o, const profile::Profile& prof) {
+  if (o.quiet) return;
+  report::TextOptions options;
+  options.top = o.top;
+  options.color = use_color(2);
+  report::write_text(prof, std::cerr, options);
+  std::cerr << "Profile written to " << o.output << "\n";
 }
 
 }  // namespace andweorc::cli

@@ -39,6 +39,14 @@ profile::Profile profile_of_run(const RunOptions& o,
 // Coz's appended profile.coz).
 void accumulate_end_to_end(const std::string& path, profile::Profile* prof);
 
+// Writes `prof` to o.output in the run's format (Coz's file is appended to,
+// as Coz does; JSON replaces the file atomically).
+bool write_run_profile(const RunOptions& o, const RunSettings& settings,
+                       const profile::Profile& prof, std::string* error);
+
+// Unless -q: the text summary and where the profile went, on standard error.
+void print_run_summary(const RunOptions& o, const profile::Profile& prof);
+
 }  // namespace andweorc::cli
 
 #endif  // ANDWEORC_CLI_RUN_INGEST_H_
