@@ -21,18 +21,12 @@ ANDWEORC_SIGNAL_SAFE inline void add_local(DelayAccount& a, uint64_t ns) {
   asm volatile("addq %1, %0" : "+m"(a.local) : "r"(ns));
 }
 
-// rt_sigprocmask straight to the kernel (4 arguments; the 4th goes in r10):
-// libc's sigprocmask is interposed and would refuse to block SIGPROF.
+// rt_sigprocmask straight to the kernel (raw_syscall): libc's sigprocmask
+// is interposed and would refuse to block SIGPROF. The kernel's sigset is
+// 8 bytes.
 ANDWEORC_SIGNAL_SAFE inline void raw_sigprocmask(int how, const uint64_t* set,
                                                  uint64_t* old) {
-  register long size asm("r10") = 8;  // the kernel's sigset is 64 bits
-  long ret;
-  asm volatile("syscall"
-               : "=a"(ret)
-               : "a"(long(SYS_rt_sigprocmask)), "D"(long(how)), "S"(long(set)),
-                 "d"(long(old)), "r"(size)
-               : "rcx", "r11", "memory");
-  (void)ret;
+  raw_syscall(SYS_rt_sigprocmask, how, long(set), long(old), 8);
 }
 
 }  // namespace

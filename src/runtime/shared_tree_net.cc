@@ -46,17 +46,6 @@ struct Snapshot {
   uint64_t meta, ports, local[2], peer[2];
 };
 
-ANDWEORC_SIGNAL_SAFE long sys5(long n, long a, long b, long c, long d, long e) {
-  long ret;
-  register long r10 asm("r10") = d;
-  register long r8 asm("r8") = e;
-  asm volatile("syscall"
-               : "=a"(ret)
-               : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8)
-               : "rcx", "r11", "memory");
-  return ret;
-}
-
 ANDWEORC_SIGNAL_SAFE andweorc_net_table* table() {
   TreeSegment* t = tree();
   return t != nullptr ? &t->net : &g_local_table;
@@ -104,8 +93,8 @@ ANDWEORC_SIGNAL_SAFE bool endpoint_of(int fd, bool peer, Endpoint* e) {
 ANDWEORC_SIGNAL_SAFE int socket_type(int fd) {
   int type = 0;
   socklen_t len = sizeof type;
-  long r =
-      sys5(SYS_getsockopt, fd, SOL_SOCKET, SO_TYPE, long(&type), long(&len));
+  long r = raw_syscall(SYS_getsockopt, fd, SOL_SOCKET, SO_TYPE, long(&type),
+                       long(&len));
   return r == 0 ? type : -1;
 }
 

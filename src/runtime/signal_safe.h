@@ -32,11 +32,15 @@ ANDWEORC_SIGNAL_SAFE inline uint64_t realtime_ns() {
 // read/write/nanosleep/syscall wrappers (which may delay the caller).
 // Returns -errno on failure, like the kernel.
 ANDWEORC_SIGNAL_SAFE inline long raw_syscall(long n, long a = 0, long b = 0,
-                                             long c = 0) {
+                                             long c = 0, long d = 0,
+                                             long e = 0) {
   long ret;
+  // The 4th and 5th arguments go in r10 and r8 (the kernel's convention).
+  register long r10 asm("r10") = d;
+  register long r8 asm("r8") = e;
   asm volatile("syscall"
                : "=a"(ret)
-               : "a"(n), "D"(a), "S"(b), "d"(c)
+               : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8)
                : "rcx", "r11", "memory");
   return ret;
 }
