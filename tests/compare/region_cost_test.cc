@@ -76,6 +76,17 @@ const RegionCost* find_region(const RegionCosts& c, const std::string& fn) {
   return nullptr;
 }
 
+// The regions left alone: absent from `rose`, or there without a finding.
+void expect_not_significant(const RegionCosts& c,
+                            std::initializer_list<const char*> functions) {
+  for (const char* f : functions) {
+    const RegionCost* r = find_region(c, f);
+    if (r != nullptr) {
+      EXPECT_FALSE(r->significant) << f;
+    }
+  }
+}
+
 TEST(RegionCost, AMachineSlowerForWholeRunsIsNotARegression) {
   // NEW ran 15-25% slower everywhere: cpu-slowdown's business, not a region.
   auto base = cost_runs(kCostProgram, {}, {1.0, 0.95, 1.05, 1.02});
@@ -109,12 +120,7 @@ TEST(RegionCost, ARegionMadeSlowerIsFoundOnNoisyMachines) {
   EXPECT_GT(m->top_line, 0);
   ASSERT_FALSE(c.rose.empty());
   EXPECT_EQ(c.rose.front().function, "match");  // most implied first
-  for (const char* other : {"hash", "encode"}) {
-    const RegionCost* o = find_region(c, other);
-    if (o != nullptr) {
-      EXPECT_FALSE(o->significant) << other;
-    }
-  }
+  expect_not_significant(c, {"hash", "encode"});
 }
 
 TEST(RegionCost, ARegionWithMostOfTheCostIsJudgedByTheOthers) {
@@ -131,12 +137,7 @@ TEST(RegionCost, ARegionWithMostOfTheCostIsJudgedByTheOthers) {
   ASSERT_NE(h, nullptr);
   EXPECT_TRUE(h->significant) << h->p << " " << h->q;
   EXPECT_NEAR(h->implied_pct, 100.0 * 2400 / 12000, 2);
-  for (const char* other : {"match", "encode"}) {
-    const RegionCost* o = find_region(c, other);
-    if (o != nullptr) {
-      EXPECT_FALSE(o->significant) << other;
-    }
-  }
+  expect_not_significant(c, {"match", "encode"});
 }
 
 TEST(RegionCost, CodeOnlyNewRunsIsARegion) {
