@@ -59,9 +59,13 @@ build_leveldb() {
 
 build_memcached() {
   local dir; dir=$(prepare_tree memcached "$(build_name memcached)")
-  if [ ! -f "$dir/Makefile" ]; then
+  # configure records CFLAGS (with this checkout's include path) in the
+  # Makefile: configure again when they changed, e.g. the tree was first
+  # built from another checkout that no longer exists.
+  if [ ! -f "$dir/Makefile" ] || [ "$(cat "$dir/.andweorc-cflags" 2>/dev/null)" != "$REAL_CFLAGS" ]; then
     (cd "$dir" && { [ -x configure ] || autoreconf -fi >&2; } &&
-      ./configure -q CFLAGS="$REAL_CFLAGS" >&2)
+      ./configure -q CFLAGS="$REAL_CFLAGS" >&2) || return 1
+    printf '%s' "$REAL_CFLAGS" > "$dir/.andweorc-cflags"
   fi
   nice -n 15 make -s -j2 -C "$dir" memcached >&2
   # The load generator (loopback, bounded in requests and time).

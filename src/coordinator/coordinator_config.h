@@ -25,6 +25,9 @@ struct CoordinatorConfig {
   // still in play (experiment_planner.h, P6).
   bool auto_granularity = false;
   uint64_t period_ns = 1000000;  // ANDWEORC_SAMPLE_PERIOD_NS
+  // A hit's delay is released over the period its sample stands for
+  // (runtime/delay_ramp.h); ANDWEORC_DELAY_RAMP=0: at once, as Coz does.
+  bool delay_ramps = true;
 };
 
 CoordinatorConfig config_from_environment();

@@ -287,7 +287,8 @@ ExperimentRunner::Running ExperimentRunner::begin(uint32_t sel,
                                            ? runtime::Granularity::kFunction
                                            : runtime::Granularity::kLine);
   engine_.start_experiment(config_.period_ns * uint64_t(speedup) / 100,
-                           r.start + kLeaseNs);
+                           r.start + kLeaseNs,
+                           config_.delay_ramps ? config_.period_ns : 0);
   return r;
 }
 

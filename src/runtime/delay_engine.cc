@@ -116,7 +116,12 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::add_hits(DelayAccount& a,
   __atomic_add_fetch(&s_->hits, hits, __ATOMIC_RELAXED);
   uint64_t add = delay_per_hit() * hits * a.scale / 1024;
   if (add != 0) {
-    __atomic_add_fetch(&s_->global, add, __ATOMIC_ACQ_REL);
+    // Released over the time the hits stand for (delay_ramp.h), or at once
+    // when ramps are off or none is free.
+    uint64_t window =
+        __atomic_load_n(&s_->ramps.window_per_hit, __ATOMIC_ACQUIRE) * hits;
+    if (!ramp_post(s_->ramps, a.ramp, a.epoch, add, window, clock_()))
+      __atomic_add_fetch(&s_->global, add, __ATOMIC_ACQ_REL);
     add_local(a, add);  // the sped-up thread itself is not delayed
   }
 }
@@ -227,6 +232,8 @@ void DelayEngine::attach_shared(ExperimentShared* shared) {
   move(&shared->hits, &s_->hits);
   move(&shared->start_global, &s_->start_global);
   move(&shared->expires_ns, &s_->expires_ns);
+  // Ramps are idle before the first experiment: the setting is all.
+  move(&shared->ramps.window_per_hit, &s_->ramps.window_per_hit);
   __atomic_store_n(&shared->epoch,
                    __atomic_load_n(&s_->epoch, __ATOMIC_ACQUIRE),
                    __ATOMIC_RELEASE);
@@ -237,7 +244,13 @@ void DelayEngine::attach_shared(ExperimentShared* shared) {
 }
 
 void DelayEngine::start_experiment(uint64_t delay_per_hit,
-                                   uint64_t expires_ns) {
+                                   uint64_t expires_ns,
+                                   uint64_t window_per_hit) {
+  // The last experiment's ramps keep what they released by its end; the
+  // rest is never owed (threads start this one from start_global).
+  ramp_fold_all(s_->ramps, clock_());
+  __atomic_store_n(&s_->ramps.window_per_hit, window_per_hit,
+                   __ATOMIC_RELEASE);
   __atomic_store_n(&s_->hits, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&s_->expires_ns, expires_ns, __ATOMIC_RELEASE);
   __atomic_store_n(&s_->start_global, global(), __ATOMIC_RELEASE);
@@ -254,6 +267,12 @@ void DelayEngine::renew(uint64_t expires_ns) {
 
 void DelayEngine::end_experiment() {
   __atomic_store_n(&s_->active, 0, __ATOMIC_RELEASE);
+  // Ramps release nothing after the end (0 would mean "running").
+  uint64_t now = clock_();
+  uint64_t expected = 0;
+  __atomic_compare_exchange_n(&s_->ramps.stop_ns, &expected,
+                              now != 0 ? now : 1, false, __ATOMIC_ACQ_REL,
+                              __ATOMIC_RELAXED);
   note_armed(__atomic_exchange_n(&s_->delay_per_hit, 0, __ATOMIC_ACQ_REL), 0);
 }
 

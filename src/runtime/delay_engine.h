@@ -45,6 +45,7 @@
 
 #include <stdint.h>
 
+#include "runtime/delay_ramp.h"
 #include "runtime/signal_safe.h"
 
 namespace andweorc::runtime {
@@ -76,6 +77,8 @@ struct DelayAccount {
   // share). A preempted thread spends longer in a line than its CPU samples
   // say; a real speed-up would save that wall time. Set by the collector.
   uint32_t scale = 1024;
+  // The ramp this thread's hits release their delay through (delay_ramp.h).
+  RampClaim ramp;
 };
 
 // Sleeps about `ns`; returns how long it really slept (measured).
@@ -110,6 +113,9 @@ struct ExperimentShared {
   uint64_t expires_ns = 0;
   uint32_t epoch = 0;   // atomic
   uint32_t active = 0;  // atomic; an experiment is running
+  // Hits release their delay over the time their samples stand for
+  // (delay_ramp.h); `global` above is the part that entered at once.
+  RampSet ramps;
 };
 
 class DelayEngine {
@@ -155,13 +161,22 @@ class DelayEngine {
   // --- Coordinator (one thread). ---
   // Starts an experiment: a new epoch with `delay_per_hit` ns per hit.
   // Hits after `expires_ns` (the clock's time; 0: never) add nothing.
-  void start_experiment(uint64_t delay_per_hit, uint64_t expires_ns = 0);
+  // `window_per_hit`: the wall time one hit stands for (the sample period);
+  // a hit's delay is released over that many ns per hit (delay_ramp.h). 0:
+  // at once, as Coz does. What a ramp has not released when the experiment
+  // ends is dropped.
+  void start_experiment(uint64_t delay_per_hit, uint64_t expires_ns = 0,
+                        uint64_t window_per_hit = 0);
   // Moves the running experiment's expiry (the coordinator's lease).
   void renew(uint64_t expires_ns);
   // Stops adding delays; debts are still paid until the next start.
   void end_experiment();
+  // The delay inserted so far: what entered at once plus what the ramps
+  // have released by now (so it grows with time during an experiment).
   ANDWEORC_SIGNAL_SAFE uint64_t global() const {
-    return __atomic_load_n(&s_->global, __ATOMIC_ACQUIRE);
+    uint64_t g = __atomic_load_n(&s_->global, __ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&s_->ramps.used, __ATOMIC_ACQUIRE) == 0) return g;
+    return g + ramp_total(s_->ramps, clock_());
   }
   ANDWEORC_SIGNAL_SAFE uint64_t delay_per_hit() const {
     return __atomic_load_n(&s_->delay_per_hit, __ATOMIC_ACQUIRE);
