@@ -243,14 +243,12 @@ void DelayEngine::attach_shared(ExperimentShared* shared) {
   __atomic_store_n(&s_, shared, __ATOMIC_RELEASE);
 }
 
-void DelayEngine::start_experiment(uint64_t delay_per_hit,
-                                   uint64_t expires_ns,
+void DelayEngine::start_experiment(uint64_t delay_per_hit, uint64_t expires_ns,
                                    uint64_t window_per_hit) {
   // The last experiment's ramps keep what they released by its end; the
   // rest is never owed (threads start this one from start_global).
   ramp_fold_all(s_->ramps, clock_());
-  __atomic_store_n(&s_->ramps.window_per_hit, window_per_hit,
-                   __ATOMIC_RELEASE);
+  __atomic_store_n(&s_->ramps.window_per_hit, window_per_hit, __ATOMIC_RELEASE);
   __atomic_store_n(&s_->hits, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&s_->expires_ns, expires_ns, __ATOMIC_RELEASE);
   __atomic_store_n(&s_->start_global, global(), __ATOMIC_RELEASE);
@@ -270,9 +268,8 @@ void DelayEngine::end_experiment() {
   // Ramps release nothing after the end (0 would mean "running").
   uint64_t now = clock_();
   uint64_t expected = 0;
-  __atomic_compare_exchange_n(&s_->ramps.stop_ns, &expected,
-                              now != 0 ? now : 1, false, __ATOMIC_ACQ_REL,
-                              __ATOMIC_RELAXED);
+  __atomic_compare_exchange_n(&s_->ramps.stop_ns, &expected, now != 0 ? now : 1,
+                              false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
   note_armed(__atomic_exchange_n(&s_->delay_per_hit, 0, __ATOMIC_ACQ_REL), 0);
 }
 

@@ -106,7 +106,7 @@ ANDWEORC_SIGNAL_SAFE bool ramp_post(RampSet& set, RampClaim& claim,
   }
   if (claim.index < 0) return false;
   DelayRamp& r = set.ramps[claim.index];
-  if (!try_lock(r)) return false;  // being folded: the experiment changes
+  if (!try_lock(r)) return false;      // being folded: the experiment changes
   if (load(r.owner) != claim.owner) {  // folded and freed since the claim
     unlock(r);
     claim.index = -1;
@@ -133,10 +133,15 @@ void ramp_fold_all(RampSet& set, uint64_t now) {
   uint32_t used = __atomic_load_n(&set.used, __ATOMIC_ACQUIRE);
   for (uint32_t i = 0; i < used && i < uint32_t(kDelayRamps); ++i) {
     DelayRamp& r = set.ramps[i];
-    // A poster holds it for a few stores; if it was preempted there, wait.
-    while (!try_lock(r)) sched_yield();
-    uint64_t out = released(load(r.start_ns), load(r.amount), load(r.span),
-                            now);
+    // A poster holds it for a few stores; if it was preempted there, wait,
+    // but not for ever: a process of the tree killed mid-write never lets
+    // go. Such a ramp is left as it is (readers count its `done`; its owner,
+    // if alive, claims another ramp in the next experiment).
+    int tries = 0;
+    while (!try_lock(r) && ++tries < 2000) sched_yield();
+    if (tries >= 2000) continue;
+    uint64_t out =
+        released(load(r.start_ns), load(r.amount), load(r.span), now);
     store(r.done, load(r.done) + out);
     store(r.amount, uint64_t(0));
     store(r.span, uint64_t(0));

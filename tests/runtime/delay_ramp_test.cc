@@ -111,6 +111,18 @@ TEST(RampSet, AStalledWriterCountsOnlyWhatIsSurelyReleased) {
   EXPECT_EQ(ramp_total(set, 2 * kRampPeriod), 800000u);
 }
 
+TEST(RampSet, FoldingDoesNotWaitForeverForAWriterThatDied) {
+  RampSet set;
+  RampClaim a, b;
+  ASSERT_TRUE(ramp_post(set, a, 1, 400000, kRampPeriod, 0));
+  ASSERT_TRUE(ramp_post(set, b, 1, 400000, kRampPeriod, 0));
+  set.ramps[a.index].seq |= 1;              // its process was killed mid-write
+  ramp_fold_all(set, kRampPeriod / 2);      // returns
+  EXPECT_EQ(set.ramps[b.index].owner, 0u);  // the other one was folded
+  EXPECT_EQ(set.ramps[b.index].done, 200000u);
+  EXPECT_EQ(set.stop_ns, 0u);
+}
+
 class DelayRampEngine : public ::testing::Test {
  protected:
   ClockSleeper clock_sleeper;
