@@ -7,18 +7,18 @@ namespace andweorc::runtime {
 namespace {
 
 template <typename T>
-ANDWEORC_SIGNAL_SAFE inline T load(const T& v) {
+ANDWEORC_SIGNAL_SAFE inline T rload(const T& v) {
   return __atomic_load_n(&v, __ATOMIC_RELAXED);
 }
 template <typename T>
-ANDWEORC_SIGNAL_SAFE inline void store(T& v, T x) {
+ANDWEORC_SIGNAL_SAFE inline void rstore(T& v, T x) {
   __atomic_store_n(&v, x, __ATOMIC_RELAXED);
 }
 
 // What a ramp of `amount` over `span` ns from `start` has released by
 // `now`. 128-bit: amount x elapsed can pass 2^64 (pure arithmetic).
-ANDWEORC_SIGNAL_SAFE uint64_t released(uint64_t start, uint64_t amount,
-                                       uint64_t span, uint64_t now) {
+ANDWEORC_SIGNAL_SAFE uint64_t ramp_released(uint64_t start, uint64_t amount,
+                                            uint64_t span, uint64_t now) {
   if (amount == 0 || now <= start) return 0;
   uint64_t elapsed = now - start;
   if (elapsed >= span) return amount;
@@ -27,7 +27,7 @@ ANDWEORC_SIGNAL_SAFE uint64_t released(uint64_t start, uint64_t amount,
 
 // Takes the ramp for writing: seq even -> odd. Writers never wait for each
 // other here: the caller decides what to do when it is taken.
-ANDWEORC_SIGNAL_SAFE bool try_lock(DelayRamp& r) {
+ANDWEORC_SIGNAL_SAFE bool ramp_try_lock(DelayRamp& r) {
   uint32_t q = __atomic_load_n(&r.seq, __ATOMIC_RELAXED);
   if (q & 1) return false;
   if (!__atomic_compare_exchange_n(&r.seq, &q, q + 1, false, __ATOMIC_ACQUIRE,
@@ -38,7 +38,7 @@ ANDWEORC_SIGNAL_SAFE bool try_lock(DelayRamp& r) {
   return true;
 }
 
-ANDWEORC_SIGNAL_SAFE void unlock(DelayRamp& r) {
+ANDWEORC_SIGNAL_SAFE void ramp_unlock(DelayRamp& r) {
   __atomic_fetch_add(&r.seq, 1, __ATOMIC_RELEASE);
 }
 
@@ -50,21 +50,21 @@ ANDWEORC_SIGNAL_SAFE uint64_t ramp_value(const DelayRamp& r, uint64_t now) {
       __builtin_ia32_pause();
       continue;
     }
-    uint64_t done = load(r.done), start = load(r.start_ns),
-             amount = load(r.amount), span = load(r.span);
+    uint64_t done = rload(r.done), start = rload(r.start_ns),
+             amount = rload(r.amount), span = rload(r.span);
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     if (__atomic_load_n(&r.seq, __ATOMIC_RELAXED) == q0)
-      return done + released(start, amount, span, now);
+      return done + ramp_released(start, amount, span, now);
   }
   // A writer stalled (preempted) mid-write: what is surely released.
-  return load(r.done);
+  return rload(r.done);
 }
 
 ANDWEORC_SIGNAL_SAFE int32_t claim_ramp(RampSet& set, uint32_t owner) {
   for (int i = 0; i < kDelayRamps; ++i) {
     DelayRamp& r = set.ramps[i];
     uint32_t free_owner = 0;
-    if (load(r.owner) != 0 ||
+    if (rload(r.owner) != 0 ||
         !__atomic_compare_exchange_n(&r.owner, &free_owner, owner, false,
                                      __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
       continue;
@@ -106,24 +106,24 @@ ANDWEORC_SIGNAL_SAFE bool ramp_post(RampSet& set, RampClaim& claim,
   }
   if (claim.index < 0) return false;
   DelayRamp& r = set.ramps[claim.index];
-  if (!try_lock(r)) return false;      // being folded: the experiment changes
-  if (load(r.owner) != claim.owner) {  // folded and freed since the claim
-    unlock(r);
+  if (!ramp_try_lock(r)) return false;  // being folded: the experiment changes
+  if (rload(r.owner) != claim.owner) {  // folded and freed since the claim
+    ramp_unlock(r);
     claim.index = -1;
     return false;
   }
   // What the current ramp has not released yet goes on with the new
   // amount at the new hit's rate (amount / window: the speed-up, so the
   // same speed-up keeps the same rate).
-  uint64_t cur = load(r.amount);
-  uint64_t out = released(load(r.start_ns), cur, load(r.span), now);
-  store(r.done, load(r.done) + out);
+  uint64_t cur = rload(r.amount);
+  uint64_t out = ramp_released(rload(r.start_ns), cur, rload(r.span), now);
+  rstore(r.done, rload(r.done) + out);
   uint64_t rest = cur - out + amount;
-  store(r.start_ns, now);
-  store(r.amount, rest);
+  rstore(r.start_ns, now);
+  rstore(r.amount, rest);
   unsigned __int128 span = (unsigned __int128)rest * window / amount;
-  store(r.span, span > UINT64_MAX ? UINT64_MAX : uint64_t(span));
-  unlock(r);
+  rstore(r.span, span > UINT64_MAX ? UINT64_MAX : uint64_t(span));
+  ramp_unlock(r);
   return true;
 }
 
@@ -138,15 +138,15 @@ void ramp_fold_all(RampSet& set, uint64_t now) {
     // go. Such a ramp is left as it is (readers count its `done`; its owner,
     // if alive, claims another ramp in the next experiment).
     int tries = 0;
-    while (!try_lock(r) && ++tries < 2000) sched_yield();
+    while (!ramp_try_lock(r) && ++tries < 2000) sched_yield();
     if (tries >= 2000) continue;
     uint64_t out =
-        released(load(r.start_ns), load(r.amount), load(r.span), now);
-    store(r.done, load(r.done) + out);
-    store(r.amount, uint64_t(0));
-    store(r.span, uint64_t(0));
-    store(r.owner, uint32_t(0));
-    unlock(r);
+        ramp_released(rload(r.start_ns), rload(r.amount), rload(r.span), now);
+    rstore(r.done, rload(r.done) + out);
+    rstore(r.amount, uint64_t(0));
+    rstore(r.span, uint64_t(0));
+    rstore(r.owner, uint32_t(0));
+    ramp_unlock(r);
   }
   // With every amount 0, clearing the cap changes no ramp's value.
   __atomic_store_n(&set.stop_ns, uint64_t(0), __ATOMIC_RELEASE);
