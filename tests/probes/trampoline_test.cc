@@ -197,7 +197,8 @@ TEST(LivePatch, CountsEveryCallFromEveryThread) {
   std::memcpy(before, reinterpret_cast<const void*>(other), sizeof before);
   runtime::PatchRequest requests[2] = {{site, &spec, -1, nullptr},
                                        {other, &stale, -1, nullptr}};
-  runtime::code_patch_install(requests, 2, bias);
+  requests[0].bias = requests[1].bias = bias;
+  runtime::code_patch_install(requests, 2);
   runtime::PatchRequest& request = requests[0];
   ASSERT_GE(request.index, 0) << request.why;
   EXPECT_EQ(*reinterpret_cast<const uint8_t*>(site), 0xe9);  // jmp rel32
@@ -209,7 +210,8 @@ TEST(LivePatch, CountsEveryCallFromEveryThread) {
       0);
   // Once per process: a second install refuses.
   runtime::PatchRequest again{other, &spec, -1, nullptr};
-  runtime::code_patch_install(&again, 1, bias);
+  again.bias = bias;
+  runtime::code_patch_install(&again, 1);
   EXPECT_EQ(again.index, -1);
 
   uint64_t (*volatile fn)(uint64_t) = &probe_target;
