@@ -233,10 +233,27 @@ void code_patch_install(PatchRequest* requests, int count) {
   for (int i = 0; i < count; ++i) {
     requests[i].index = -1;
     requests[i].why = nullptr;
-    if (i < kMaxPatchSites)
-      tramps[i] = prepare(&requests[i], &segs[i]);
-    else
+    if (i >= kMaxPatchSites) {
       requests[i].why = "more than 64 patched addresses";
+      continue;
+    }
+    // Every jump is written after every check: a request whose bytes
+    // overlap those of an earlier one (a --progress point and a --trace
+    // entry at one function) would pass the check and then overwrite the
+    // earlier jump. The earlier one keeps the address.
+    const uint64_t start = requests[i].site;
+    const uint64_t end = start + requests[i].spec->length;
+    bool overlaps = false;
+    for (int k = 0; k < i && !overlaps; ++k)
+      overlaps = requests[k].index >= 0 &&
+                 start < requests[k].site + requests[k].spec->length &&
+                 requests[k].site < end;
+    if (overlaps) {
+      requests[i].why =
+          "its bytes overlap an address patched for another probe";
+      continue;
+    }
+    tramps[i] = prepare(&requests[i], &segs[i]);
   }
   // The trampolines are complete: read+exec from now on (never writable and
   // executable at once), before any jump can lead a thread there.

@@ -40,19 +40,17 @@ TEST_P(ShlibProbes, FunctionsAndLinesInALibraryCountEveryCall) {
   ASSERT_GT(line, 0);
   const std::string mechanism = GetParam();
   std::vector<std::string> argv = {
-      ANDWEORC_BIN,
-      "run",
-      "--no-experiments",
-      "--probe-mechanism",
-      mechanism,
-      "--progress",
-      "work=dso_work",
-      "--progress",
+      ANDWEORC_BIN, "run", "--no-experiments", "--probe-mechanism", mechanism,
+      "--progress", "work=dso_work", "--progress",
       "line=libshlib_work.so:shlib_work.cc:" + std::to_string(line),
+      "--progress", "tiny=dso_tiny",
+      // A line of the executable too: its code and the library's are far
+      // apart (each gets its own trampoline area when patched).
       "--progress",
-      "tiny=dso_tiny",
-      "-o",
-      dir_ + "/p.json"};
+      "exe=shlib_user.cc:" +
+          std::to_string(line_of(std::string(PROGRAMS_SRC) + "/shlib_user.cc",
+                                 "TINY_CALL_LINE")),
+      "-o", dir_ + "/p.json"};
   argv.insert(argv.end(),
               {"--", std::string(PROGRAMS_DIR) + "/shlib_user", "400"});
   if (mechanism != "uprobe") argv.push_back("threads");
@@ -76,6 +74,9 @@ TEST_P(ShlibProbes, FunctionsAndLinesInALibraryCountEveryCall) {
   EXPECT_EQ(work->visits, 400u);
   EXPECT_EQ(at_line->visits, 400u);
   EXPECT_EQ(tiny->visits, 1u);
+  const auto* exe = shlib_point(*read.profile, "exe");
+  ASSERT_NE(exe, nullptr) << r.err;
+  EXPECT_EQ(exe->visits, 1u);
   if (mechanism == "patch") {
     // dso_work and its line patched, dso_tiny refused: it falls back.
     EXPECT_NE(r.err.find("'tiny' at dso_tiny(int) entry"), std::string::npos)

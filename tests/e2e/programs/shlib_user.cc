@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
     first = n / 2;
   }
   for (int i = first; i < n; ++i) sink = sink + dso_work(i);
-  sink = sink + dso_tiny(n);
+  sink = sink + dso_tiny(n);  // TINY_CALL_LINE
   std::printf("calls %d\n", n);
   return 0;
 }
