@@ -76,6 +76,11 @@ void add_probe_options(CLI::App* cmd, ProbeOptions* o) {
 
 namespace {
 
+// " in libfoo.so" when the probe's sites are in a shared library.
+std::string in_object(const probes::ResolvedProbe& p) {
+  return p.object.empty() ? "" : " in " + p.object;
+}
+
 // Resolves one --progress / --latency value; prints the error and returns
 // nullopt when it cannot.
 // `pair_end`: the second half of a --latency FILE:LINE,FILE:LINE pair (its
@@ -161,8 +166,7 @@ int probe_environment(const ProbeOptions& o,
     for (const auto& s : probe->sites) refused += s.uprobe_refuses;
     lines.push_back("progress point '" + probe->name + "' = " + probe->target +
                     ": " + std::to_string(probe->sites.size()) +
-                    " address(es)" +
-                    (probe->object.empty() ? "" : " in " + probe->object) +
+                    " address(es)" + in_object(*probe) +
                     (refused ? " (" + std::to_string(refused) +
                                    " by hardware breakpoint if uprobes are "
                                    "used: instructions uprobes refuse)"
@@ -188,9 +192,10 @@ int probe_environment(const ProbeOptions& o,
       for (const auto* p : {&*begin, &*end})
         sites.insert(sites.end(), p->sites.begin(), p->sites.end());
       lines.push_back("latency point '" + name + "' = " + begin->target + " (" +
-                      std::to_string(begin->sites.size()) +
-                      " address(es)) to " + end->target + " (" +
-                      std::to_string(end->sites.size()) + " address(es))");
+                      std::to_string(begin->sites.size()) + " address(es)" +
+                      in_object(*begin) + ") to " + end->target + " (" +
+                      std::to_string(end->sites.size()) + " address(es)" +
+                      in_object(*end) + ")");
       resolved.push_back(std::move(*begin));
       resolved.push_back(std::move(*end));
       continue;
@@ -218,7 +223,7 @@ int probe_environment(const ProbeOptions& o,
     lines.push_back(
         "latency point '" + probe->name + "' = " + probe->target +
         ": entry and return of " + std::to_string(entries.size()) +
-        " copy(ies)" +
+        " copy(ies)" + in_object(*probe) +
         (inlined ? "; " + std::to_string(inlined) +
                        " inlined copy(ies) NOT counted (no return to probe)"
                  : ""));
