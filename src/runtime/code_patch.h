@@ -34,13 +34,14 @@ struct PatchRequest {
 // Patches the code at each request (in any loaded object). Start-up only
 // (not signal-safe). Maps the trampolines within +-2 GB of the code (one
 // area per object far from the others: a shared library loads far from the
-// executable), checks that
-// the code holds the bytes the tool planned from, builds every trampoline
-// and makes them read+exec, then writes each jump in the "int3 first" order:
-// int3 on byte 0, bytes 1..4, byte 0 (a thread that runs the site meanwhile
-// sees the old first instruction, an int3 that code_patch_on_trap sends to
-// the trampoline, or the finished jump, never half of one), and restores
-// the page's protection.
+// executable), checks that the code holds the bytes the tool planned from
+// and that no request overlaps the bytes of an earlier one (the earlier
+// keeps the address), builds every trampoline and makes them read+exec,
+// then writes each jump in the "int3 first" order: int3 on byte 0, bytes
+// 1..4, byte 0 (a thread that runs the site meanwhile sees the old first
+// instruction, an int3 that code_patch_on_trap sends to the trampoline, or
+// the finished jump, never half of one), and restores the page's
+// protection.
 void code_patch_install(PatchRequest* requests, int count);
 
 // Hits counted at a patched site (relaxed load of its counter).
