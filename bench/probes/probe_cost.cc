@@ -149,7 +149,8 @@ int patch_twin(const char* exe, uint64_t bias) {
     return -1;
   andweorc::runtime::PatchRequest r{reinterpret_cast<uint64_t>(&patched_twin),
                                     &spec, -1, nullptr};
-  andweorc::runtime::code_patch_install(&r, 1, bias);
+  r.bias = bias;
+  andweorc::runtime::code_patch_install(&r, 1);
   if (r.index < 0) std::printf("patch      refused: %s\n", r.why);
   return r.index;
 }

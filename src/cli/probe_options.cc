@@ -43,7 +43,10 @@ void add_probe_options(CLI::App* cmd, ProbeOptions* o) {
                   "A progress point without annotations: NAME=FUNCTION (one "
                   "visit per call, inlined copies included) or "
                   "NAME=FILE:LINE (one per execution of the line), in the "
-                  "main executable. Repeatable; see docs/probes.md")
+                  "executable, else in a shared library it loads; "
+                  "NAME=LIB:FUNCTION or NAME=LIB:FILE:LINE (e.g. "
+                  "libfoo.so:parse) names the library. Repeatable; see "
+                  "docs/probes.md")
       ->group(group);
   cmd->add_option("--latency", o->latency,
                   "A latency point without annotations: NAME=FUNCTION, from "
@@ -53,7 +56,8 @@ void add_probe_options(CLI::App* cmd, ProbeOptions* o) {
                   "--progress). Repeatable; see docs/probes.md")
       ->group(group);
   cmd->add_option("--trace", o->trace,
-                  "Time each call of FUNCTION (entry to return, per thread, "
+                  "Time each call of FUNCTION (or LIB:FUNCTION, in a shared "
+                  "library; entry to return, per thread, "
                   "recursion and exceptions handled) by patching its entry "
                   "and every ret in process; samples inside a call carry its "
                   "duration (report --slower-than). Repeatable; see "
@@ -71,6 +75,11 @@ void add_probe_options(CLI::App* cmd, ProbeOptions* o) {
 }
 
 namespace {
+
+// " in libfoo.so" when the probe's sites are in a shared library.
+std::string in_object(const probes::ResolvedProbe& p) {
+  return p.object.empty() ? "" : " in " + p.object;
+}
 
 // Resolves one --progress / --latency value; prints the error and returns
 // nullopt when it cannot.
@@ -130,7 +139,9 @@ int probe_environment(const ProbeOptions& o,
     }
     if (!quiet) {
       std::cerr << "andweorc: trace '" << function << "': " << t->copies
-                << " copy(ies), entry and " << t->exits.sites.size()
+                << " copy(ies)"
+                << (t->entries.object.empty() ? "" : " in " + t->entries.object)
+                << ", entry and " << t->exits.sites.size()
                 << " exit(s) to patch in process\n";
       for (const auto& why : t->skipped)
         std::cerr << "andweorc: trace '" << function << "': not traced: " << why
@@ -155,7 +166,7 @@ int probe_environment(const ProbeOptions& o,
     for (const auto& s : probe->sites) refused += s.uprobe_refuses;
     lines.push_back("progress point '" + probe->name + "' = " + probe->target +
                     ": " + std::to_string(probe->sites.size()) +
-                    " address(es)" +
+                    " address(es)" + in_object(*probe) +
                     (refused ? " (" + std::to_string(refused) +
                                    " by hardware breakpoint if uprobes are "
                                    "used: instructions uprobes refuse)"
@@ -181,9 +192,10 @@ int probe_environment(const ProbeOptions& o,
       for (const auto* p : {&*begin, &*end})
         sites.insert(sites.end(), p->sites.begin(), p->sites.end());
       lines.push_back("latency point '" + name + "' = " + begin->target + " (" +
-                      std::to_string(begin->sites.size()) +
-                      " address(es)) to " + end->target + " (" +
-                      std::to_string(end->sites.size()) + " address(es))");
+                      std::to_string(begin->sites.size()) + " address(es)" +
+                      in_object(*begin) + ") to " + end->target + " (" +
+                      std::to_string(end->sites.size()) + " address(es)" +
+                      in_object(*end) + ")");
       resolved.push_back(std::move(*begin));
       resolved.push_back(std::move(*end));
       continue;
@@ -211,7 +223,7 @@ int probe_environment(const ProbeOptions& o,
     lines.push_back(
         "latency point '" + probe->name + "' = " + probe->target +
         ": entry and return of " + std::to_string(entries.size()) +
-        " copy(ies)" +
+        " copy(ies)" + in_object(*probe) +
         (inlined ? "; " + std::to_string(inlined) +
                        " inlined copy(ies) NOT counted (no return to probe)"
                  : ""));

@@ -4,6 +4,40 @@
 #include <fmt/format.h>
 
 namespace andweorc::probes {
+namespace {
+
+// The position of the first ':' that is not half of a "::", or npos.
+size_t single_colon(const std::string& s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != ':') continue;
+    if (i + 1 < s.size() && s[i + 1] == ':') {
+      ++i;  // skip the pair
+      continue;
+    }
+    return i;
+  }
+  return std::string::npos;
+}
+
+// libfoo.so, libfoo.so.1.2, /opt/lib/libfoo.so: a shared library's name.
+bool names_library(const std::string& s) {
+  std::string base =
+      s.substr(s.rfind('/') == std::string::npos ? 0 : s.rfind('/') + 1);
+  return base.size() > 3 && (base.compare(base.size() - 3, 3, ".so") == 0 ||
+                             base.find(".so.") != std::string::npos);
+}
+
+}  // namespace
+
+bool split_library(const std::string& target, std::string* lib,
+                   std::string* rest) {
+  size_t colon = single_colon(target);
+  if (colon == std::string::npos || !names_library(target.substr(0, colon)))
+    return false;
+  *lib = target.substr(0, colon);
+  *rest = target.substr(colon + 1);
+  return true;
+}
 
 std::optional<ProbeSpec> parse_probe_spec(const std::string& text,
                                           std::string* error) {
@@ -23,12 +57,21 @@ std::optional<ProbeSpec> parse_probe_spec(const std::string& text,
   ProbeSpec spec;
   spec.name = text.substr(0, eq);
   spec.target = text.substr(eq + 1);
-  size_t colon = spec.target.rfind(':');
-  if (colon != std::string::npos && colon + 1 < spec.target.size() &&
-      spec.target.find_first_not_of("0123456789", colon + 1) ==
-          std::string::npos) {
+  std::string rest = spec.target;  // without the LIB: prefix
+  if (split_library(spec.target, &spec.object, &rest)) {
+    if (rest.empty()) {
+      *error = fmt::format(
+          "--progress {}: '{}' names a library but nothing in it (LIB:FUNCTION "
+          "or LIB:FILE:LINE)",
+          spec.name, spec.target);
+      return std::nullopt;
+    }
+  }
+  size_t colon = rest.rfind(':');
+  if (colon != std::string::npos && colon + 1 < rest.size() &&
+      rest.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
     // "ns::f" has a ':' too, but never digits after the last one.
-    long line = std::strtol(spec.target.c_str() + colon + 1, nullptr, 10);
+    long line = std::strtol(rest.c_str() + colon + 1, nullptr, 10);
     if (colon == 0 || line <= 0 || line > 100000000) {
       *error = fmt::format(
           "--progress {}: FILE:LINE needs a file and a line number >= 1, "
@@ -37,10 +80,10 @@ std::optional<ProbeSpec> parse_probe_spec(const std::string& text,
       return std::nullopt;
     }
     spec.is_line = true;
-    spec.file = spec.target.substr(0, colon);
+    spec.file = rest.substr(0, colon);
     spec.line = int(line);
   } else {
-    spec.function = spec.target;
+    spec.function = rest;
   }
   return spec;
 }
@@ -48,6 +91,11 @@ std::optional<ProbeSpec> parse_probe_spec(const std::string& text,
 std::string encode_probes(const std::vector<ResolvedProbe>& probes,
                           bool with_patches) {
   std::string out;
+  for (const auto& p : probes)
+    if (!p.program.empty()) {
+      out = fmt::format("@program\t0\t{}\t0\t0\n", p.program);
+      break;
+    }
   for (const auto& p : probes)
     for (const auto& s : p.sites) {
       out += fmt::format("{}\t{}\t{}\t{:x}\t{:x}", p.name, p.kind, s.path,

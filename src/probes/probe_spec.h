@@ -17,13 +17,25 @@ struct ProbeSpec {
   std::string file;      // FILE:LINE only
   int line = 0;          // FILE:LINE only
   std::string function;  // function only
+  // LIB:FUNCTION or LIB:FILE:LINE: only in the shared library LIB (a name or
+  // path of a library the program links); "" searches the executable, then
+  // its libraries (resolve.h).
+  std::string object;
 };
 
-// Parses NAME=FUNCTION or NAME=FILE:LINE. A target whose text after the
-// last ':' is a positive number is a line (a C++ name never ends that way);
-// anything else is a function. nullopt with `error` set on bad input.
+// Parses NAME=[LIB:]FUNCTION or NAME=[LIB:]FILE:LINE. LIB is the text before
+// the first single ':' (not one of a "::") when its file name ends in ".so"
+// or holds ".so." (libfoo.so, libfoo.so.1, /opt/lib/libfoo.so). A target
+// whose text after the last ':' is a positive number is a line (a C++ name
+// never ends that way); anything else is a function. nullopt with `error`
+// set on bad input.
 std::optional<ProbeSpec> parse_probe_spec(const std::string& text,
                                           std::string* error);
+
+// Splits "LIB:REST" (LIB as parse_probe_spec recognizes it) into `lib` and
+// `rest`; false (and nothing set) when `target` names no library.
+bool split_library(const std::string& target, std::string* lib,
+                   std::string* rest);
 
 // One address to count, in a file the kernel can probe.
 struct ProbeSite {
@@ -48,11 +60,16 @@ struct ProbeSite {
 constexpr int kKindEndAtAddress = 4;
 
 // What the runtime needs: the point's name and kind and every site.
+// Every site of one probe is in one object (`sites[i].path`).
 struct ResolvedProbe {
   std::string name;
   int kind = 1;  // ANDWEORC_KIND_THROUGHPUT, BEGIN, END or kKindEndAtAddress
   std::string target;
   std::vector<ProbeSite> sites;
+  // The executable resolved for (canonical path), and the file name of the
+  // shared library the sites are in ("" when they are in the executable).
+  std::string program;
+  std::string object;
   // May be patched in process (not --latency FUNCTION: its end is a return).
   bool patchable = true;
 };
@@ -61,8 +78,12 @@ struct ResolvedProbe {
 //   NAME \t KIND \t PATH \t OFFSET(hex) \t VADDR(hex) [\t PATCH]
 // PATCH (encode_patch in patch_plan.h) only when `patch` is set and the site
 // is to be patched (`with_patches`); a line of five fields is counted by a
-// perf event, as before. Names, paths and targets never hold tabs or
-// newlines (checked on parse).
+// perf event, as before. PATH is the object's file (the executable or a
+// shared library); OFFSET and VADDR are in that file, the runtime adds the
+// object's load bias. First, when `program` is known, the marker line
+//   @program \t 0 \t PROGRAM \t 0 \t 0
+// (the runtime applies library lines only in a process of PROGRAM). Names,
+// paths and targets never hold tabs or newlines (checked on parse).
 std::string encode_probes(const std::vector<ResolvedProbe>& probes,
                           bool with_patches = false);
 

@@ -17,6 +17,7 @@
 #include <memory>
 #include <set>
 
+#include "probes/linked_objects.h"
 #include "probes/mechanism.h"
 #include "symbols/demangle.h"
 
@@ -191,16 +192,23 @@ void walk_functions(Binary& b, Dwarf_Die* die, const std::string& wanted,
   } while (dwarf_siblingof(&child, &child) == 0);
 }
 
+// Why an object did not resolve a probe: only kNotFound (and an object
+// without DWARF) lets the search go on to the next object.
+enum class Miss { kNotFound, kNoDwarf, kOther };
+
 std::optional<ResolvedProbe> resolve_function(Binary& b, const ProbeSpec& spec,
-                                              std::string* error) {
+                                              const std::string& in,
+                                              std::string* error, Miss* miss) {
   std::map<std::string, FunctionMatch> found;
   for_each_cu(
       b, [&](Dwarf_Die* cu) { walk_functions(b, cu, spec.function, &found); });
+  *miss = Miss::kOther;
   if (found.empty()) {
     *error = fmt::format(
-        "--progress {}: no function named '{}' with code in the program "
+        "--progress {}: no function named '{}' with code in {} "
         "(never defined, or removed by the compiler)",
-        spec.name, spec.function);
+        spec.name, spec.function, in);
+    *miss = Miss::kNotFound;
     return std::nullopt;
   }
   if (found.size() > 1) {
@@ -230,7 +238,8 @@ bool path_matches(const std::string& path, const std::string& suffix) {
 }
 
 std::optional<ResolvedProbe> resolve_line(Binary& b, const ProbeSpec& spec,
-                                          std::string* error) {
+                                          const std::string& in,
+                                          std::string* error, Miss* miss) {
   std::string suffix = fs::path(spec.file).lexically_normal().string();
   std::set<std::string> files;            // matching files with code
   std::set<int> lines_with_code;          // in those files
@@ -274,11 +283,12 @@ std::optional<ResolvedProbe> resolve_line(Binary& b, const ProbeSpec& spec,
       sites.emplace(b.to_vaddr(addr), file);
     }
   });
+  *miss = Miss::kOther;
   if (files.empty()) {
     *error = fmt::format(
-        "--progress {}: no source file ending in '{}' has code in the "
-        "program",
-        spec.name, spec.file);
+        "--progress {}: no source file ending in '{}' has code in {}",
+        spec.name, spec.file, in);
+    *miss = Miss::kNotFound;
     return std::nullopt;
   }
   if (files.size() > 1) {
@@ -313,26 +323,23 @@ std::optional<ResolvedProbe> resolve_line(Binary& b, const ProbeSpec& spec,
   return probe;
 }
 
-}  // namespace
-
-std::optional<ResolvedProbe> resolve_probe(const std::string& binary,
-                                           const ProbeSpec& spec,
-                                           std::string* error) {
-  std::error_code ec;
-  std::string path = fs::canonical(binary, ec).string();
-  if (ec) {
-    *error = fmt::format("--progress {}: cannot open {}: {}", spec.name, binary,
-                         ec.message());
-    return std::nullopt;
-  }
+// Resolves `spec` in the one ELF file `path` (canonical): the sites with
+// their file offsets. `in` names the object in messages ("the program",
+// "libfoo.so").
+std::optional<ResolvedProbe> resolve_in(const std::string& path,
+                                        const ProbeSpec& spec,
+                                        const std::string& in,
+                                        std::string* error, Miss* miss) {
   std::unique_ptr<Binary> b = open_binary(path, error);
   if (!b) {
+    *miss = error->find("no DWARF") != std::string::npos ? Miss::kNoDwarf
+                                                         : Miss::kOther;
     *error = fmt::format("--progress {}: {}", spec.name, *error);
     return std::nullopt;
   }
-  std::optional<ResolvedProbe> probe = spec.is_line
-                                           ? resolve_line(*b, spec, error)
-                                           : resolve_function(*b, spec, error);
+  std::optional<ResolvedProbe> probe =
+      spec.is_line ? resolve_line(*b, spec, in, error, miss)
+                   : resolve_function(*b, spec, in, error, miss);
   if (!probe) return std::nullopt;
   // Several DIEs may name one address (nested inlining): count it once.
   std::sort(
@@ -350,6 +357,7 @@ std::optional<ResolvedProbe> resolve_probe(const std::string& binary,
       *error = fmt::format(
           "--progress {}: {} is outside the executable segments of {}",
           spec.name, s.where, path);
+      *miss = Miss::kOther;
       return std::nullopt;
     }
     s.path = path;
@@ -361,6 +369,125 @@ std::optional<ResolvedProbe> resolve_probe(const std::string& binary,
     file.clear();
   }
   return probe;
+}
+
+// "a, b, c and 4 more"
+std::string short_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size() && i < 6; ++i)
+    out += (i ? ", " : "") + names[i];
+  if (names.size() > 6) out += fmt::format(" and {} more", names.size() - 6);
+  return out;
+}
+
+// True when LIB as the user wrote it names `o`: its DT_NEEDED name, its
+// file name, or a path suffix of its file (at a '/').
+bool names_object(const std::string& lib, const LinkedObject& o) {
+  if (lib == o.name || lib == base_name(o.path) || path_matches(o.path, lib))
+    return true;
+  std::error_code ec;
+  return lib.find('/') != std::string::npos &&
+         fs::canonical(lib, ec).string() == o.path;
+}
+
+// The sites' descriptions name the library they are in.
+ResolvedProbe in_library(ResolvedProbe probe, const LinkedObject& o) {
+  probe.object = base_name(o.path);
+  for (auto& s : probe.sites) s.where += " in " + probe.object;
+  return probe;
+}
+
+}  // namespace
+
+std::optional<ResolvedProbe> resolve_probe(const std::string& binary,
+                                           const ProbeSpec& spec,
+                                           std::string* error) {
+  std::error_code ec;
+  std::string path = fs::canonical(binary, ec).string();
+  if (ec) {
+    *error = fmt::format("--progress {}: cannot open {}: {}", spec.name, binary,
+                         ec.message());
+    return std::nullopt;
+  }
+  Miss miss = Miss::kOther;
+  if (!spec.object.empty()) {
+    // LIB:TARGET: that library only.
+    const LinkedObjects& linked = linked_objects(path);
+    for (const auto& o : linked.libraries) {
+      if (!names_object(spec.object, o)) continue;
+      auto probe = resolve_in(o.path, spec, base_name(o.path), error, &miss);
+      if (!probe) return std::nullopt;
+      probe->program = path;
+      return in_library(std::move(*probe), o);
+    }
+    std::vector<std::string> names;
+    for (const auto& o : linked.libraries) names.push_back(o.name);
+    *error = fmt::format(
+        "--progress {}: '{}' is not a library {} loads at start-up ({}){}",
+        spec.name, spec.object, base_name(path),
+        names.empty() ? "it loads none" : "it loads: " + short_list(names),
+        linked.error.empty() ? "" : "; " + linked.error);
+    return std::nullopt;
+  }
+  // The executable first: where it has the function (or file), the
+  // libraries are not searched (as before libraries were, and the copy a
+  // call from the program reaches when both define it).
+  auto probe = resolve_in(path, spec, "the program", error, &miss);
+  if (probe) {
+    probe->program = path;
+    return probe;
+  }
+  if (miss == Miss::kOther) return std::nullopt;
+  const std::string program_error = *error;
+  const LinkedObjects& linked = linked_objects(path);
+  // Then every library it loads at start-up, in the loader's order; a name
+  // found in several is ambiguous (LIB:TARGET picks one).
+  std::vector<std::pair<LinkedObject, ResolvedProbe>> found;
+  std::vector<std::string> searched, without_dwarf;
+  for (const auto& o : linked.libraries) {
+    std::string why;
+    auto p = resolve_in(o.path, spec, base_name(o.path), &why, &miss);
+    if (p) {
+      found.emplace_back(o, std::move(*p));
+    } else if (miss == Miss::kNotFound) {
+      searched.push_back(o.name);
+    } else if (miss == Miss::kNoDwarf) {
+      without_dwarf.push_back(o.name);
+    } else {
+      *error = why;  // found there, but ambiguous or without code
+      return std::nullopt;
+    }
+  }
+  if (found.size() == 1) {
+    found[0].second.program = path;
+    return in_library(std::move(found[0].second), found[0].first);
+  }
+  const std::string what = spec.is_line
+                               ? spec.file + ":" + std::to_string(spec.line)
+                               : spec.function;
+  if (found.size() > 1) {
+    std::vector<std::string> names;
+    for (const auto& [o, p] : found)
+      names.push_back(fmt::format("{} ({})", o.name, o.path));
+    *error = fmt::format(
+        "--progress {}: '{}' is ambiguous, it is in {} libraries the program "
+        "loads: {} (name one: {}:{})",
+        spec.name, what, found.size(), short_list(names), found[0].first.name,
+        what);
+    return std::nullopt;
+  }
+  *error = program_error;
+  if (!searched.empty())
+    *error += fmt::format("; not in the libraries it loads either ({})",
+                          short_list(searched));
+  if (!without_dwarf.empty())
+    *error += fmt::format(
+        "; libraries without DWARF, not searched: {} (install their debug "
+        "symbols)",
+        short_list(without_dwarf));
+  if (!linked.error.empty())
+    *error += "; its libraries could not be listed: " + linked.error;
+  return std::nullopt;
 }
 
 }  // namespace andweorc::probes

@@ -16,7 +16,10 @@ std::optional<TraceProbes> trace_probes(const std::string& binary,
   spec.name = function;
   spec.target = function;
   spec.function = function;
-  if (function.empty() || function.find_first_of("\t\n") != std::string::npos) {
+  // LIB:FUNCTION: in that shared library only (probe_spec.h).
+  split_library(function, &spec.object, &spec.function);
+  if (spec.function.empty() ||
+      function.find_first_of("\t\n") != std::string::npos) {
     *error = "--trace: give a function name, got '" + function + "'";
     return std::nullopt;
   }
@@ -31,6 +34,8 @@ std::optional<TraceProbes> trace_probes(const std::string& binary,
   out.entries.kind = kKindTraceEntry;
   out.exits.kind = kKindTraceExit;
   out.entries.patchable = out.exits.patchable = false;  // planned here
+  out.entries.program = out.exits.program = resolved->program;
+  out.entries.object = out.exits.object = resolved->object;
   size_t inlined = 0;
   for (const ProbeSite& s : resolved->sites) {
     if (s.inlined) {

@@ -22,7 +22,8 @@ struct TraceProbes {
   std::vector<std::string> skipped;  // copies not traced, with the reason
 };
 
-// Resolves FUNCTION in `binary` and plans every out-of-line copy; inlined
+// Resolves FUNCTION (or LIB:FUNCTION) in `binary` or a library it loads
+// (resolve_probe's search) and plans every out-of-line copy; inlined
 // copies have no call to time and are listed in `skipped`. nullopt with a
 // one-line `error` when the function is unknown or no copy can be traced.
 std::optional<TraceProbes> trace_probes(const std::string& binary,

@@ -27,15 +27,27 @@ namespace andweorc::runtime {
 namespace {
 
 constexpr size_t kPage = 4096;
-// Trampolines first (read+exec once written), then the counters (one cache
-// line each: sites hit by different threads do not share a line).
+// An area: trampolines first (read+exec once written), then the counters
+// (one cache line each: sites hit by different threads do not share a
+// line). The counter is addressed RIP-relative from its trampoline, so both
+// live in the same area, within +-2 GB of the code. One area serves every
+// site within reach of it; a shared library far from the executable gets
+// an area of its own.
 constexpr size_t kTrampolineArea = kMaxPatchSites * kTrampolineBytes;
 constexpr size_t kCounterStride = 64;
 constexpr size_t kCounterArea = kMaxPatchSites * kCounterStride;
 constexpr size_t kRegion = kTrampolineArea + kCounterArea;
 static_assert(kTrampolineArea % kPage == 0 && kCounterArea % kPage == 0);
+constexpr int kMaxRegions = 8;
 
-uint8_t* g_region = nullptr;
+struct Region {
+  uint8_t* base;
+  int used;  // slots taken
+};
+Region g_regions[kMaxRegions];
+int g_region_count = 0;
+// Per site index: its counter (read by probe_hits: one load).
+uint64_t* g_counters[kMaxPatchSites];
 int g_sites = 0;
 
 // Sites being (or once) patched, for the SIGTRAP path: written before the
@@ -50,9 +62,10 @@ int g_trap_count = 0;
 
 bool g_sync_core = false;  // membarrier SYNC_CORE registered
 
-uint64_t* counter(int index) {
-  return reinterpret_cast<uint64_t*>(g_region + kTrampolineArea +
-                                     size_t(index) * kCounterStride);
+bool within_reach(const uint8_t* area, uint64_t site) {
+  int64_t distance = int64_t(uint64_t(area) - site);
+  return distance > -(int64_t(1) << 31) + int64_t(kRegion) &&
+         distance < (int64_t(1) << 31) - int64_t(kRegion);
 }
 
 // Maps the region within reach of `site`: the kernel takes a free hint
@@ -67,9 +80,7 @@ uint8_t* map_near(uint64_t site) {
           mmap(reinterpret_cast<void*>(hint), kRegion, PROT_READ | PROT_WRITE,
                MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
       if (p == MAP_FAILED) continue;
-      int64_t distance = int64_t(uint64_t(p) - site);
-      if (distance > -(int64_t(1) << 31) + int64_t(kRegion) &&
-          distance < (int64_t(1) << 31) - int64_t(kRegion))
+      if (within_reach(static_cast<uint8_t*>(p), site))
         return static_cast<uint8_t*>(p);
       munmap(p, kRegion);
     }
@@ -106,7 +117,21 @@ int find_segment(dl_phdr_info* info, size_t, void* arg) {
       return 1;
     }
   }
-  return 1;  // the main executable only (the first object)
+  return 0;  // not this object: the next one (a shared library)
+}
+
+// The area for a site: one within reach with a free slot, else a new one
+// mapped near it; nullptr when neither.
+Region* region_for(uint64_t site) {
+  for (int i = 0; i < g_region_count; ++i)
+    if (g_regions[i].used < kMaxPatchSites &&
+        within_reach(g_regions[i].base, site))
+      return &g_regions[i];
+  if (g_region_count == kMaxRegions) return nullptr;
+  uint8_t* base = map_near(site);
+  if (base == nullptr) return nullptr;
+  g_regions[g_region_count] = Region{base, 0};
+  return &g_regions[g_region_count++];
 }
 
 }  // namespace
@@ -115,12 +140,12 @@ namespace {
 
 // Checks one request and builds its trampoline (the area is still
 // writable); returns the trampoline's address, 0 with `why` if refused.
-uint64_t prepare(PatchRequest* r, uint64_t bias, Segment* seg) {
+uint64_t prepare(PatchRequest* r, Segment* seg) {
   const PatchSpec& spec = *r->spec;
   *seg = Segment{r->site, 0, 0, 0};
   dl_iterate_phdr(find_segment, seg);
   if (seg->end == 0 || !(seg->prot & PROT_EXEC)) {
-    r->why = "the address is not in the main executable's code";
+    r->why = "the address is not in the code of a loaded object";
     return 0;
   }
   if (memcmp(reinterpret_cast<const void*>(r->site), spec.original,
@@ -128,23 +153,24 @@ uint64_t prepare(PatchRequest* r, uint64_t bias, Segment* seg) {
     r->why = "the code in memory differs from the file the tool read";
     return 0;
   }
-  if (g_region == nullptr) g_region = map_near(r->site);
-  if (g_region == nullptr) {
-    r->why = "no free memory within 2 GB of the code for trampolines";
-    return 0;
-  }
   if (g_sites == kMaxPatchSites) {
     r->why = "more than 64 patched addresses";
     return 0;
   }
-  uint8_t* tramp = g_region + size_t(g_sites) * kTrampolineBytes;
-  size_t n =
-      r->hook_fn != 0
-          ? build_hook_trampoline(spec, bias, r->site, r->hook_at, r->hook_fn,
-                                  r->hook_arg, tramp, uint64_t(tramp),
-                                  kTrampolineBytes)
-          : build_trampoline(spec, bias, r->site, uint64_t(counter(g_sites)),
-                             tramp, uint64_t(tramp), kTrampolineBytes);
+  Region* region = region_for(r->site);
+  if (region == nullptr) {
+    r->why = "no free memory within 2 GB of the code for trampolines";
+    return 0;
+  }
+  uint8_t* tramp = region->base + size_t(region->used) * kTrampolineBytes;
+  uint64_t* count = reinterpret_cast<uint64_t*>(
+      region->base + kTrampolineArea + size_t(region->used) * kCounterStride);
+  size_t n = r->hook_fn != 0
+                 ? build_hook_trampoline(spec, r->bias, r->site, r->hook_at,
+                                         r->hook_fn, r->hook_arg, tramp,
+                                         uint64_t(tramp), kTrampolineBytes)
+                 : build_trampoline(spec, r->bias, r->site, uint64_t(count),
+                                    tramp, uint64_t(tramp), kTrampolineBytes);
   uint8_t jump[5];
   if (n == 0 || !jump_bytes(r->site, uint64_t(tramp), jump)) {
     r->why =
@@ -152,8 +178,10 @@ uint64_t prepare(PatchRequest* r, uint64_t bias, Segment* seg) {
         "the trampolines";
     return 0;
   }
+  ++region->used;
   r->index = g_sites++;
-  *counter(r->index) = 0;
+  g_counters[r->index] = count;
+  *count = 0;
   return uint64_t(tramp);
 }
 
@@ -189,8 +217,8 @@ bool write_jump(PatchRequest* r, uint64_t tramp, const Segment& seg) {
 
 }  // namespace
 
-void code_patch_install(PatchRequest* requests, int count, uint64_t bias) {
-  // Once per process: afterwards the trampoline area is read+exec.
+void code_patch_install(PatchRequest* requests, int count) {
+  // Once per process: afterwards the trampoline areas are read+exec.
   static bool installed = false;
   if (installed) {
     for (int i = 0; i < count; ++i) {
@@ -205,21 +233,39 @@ void code_patch_install(PatchRequest* requests, int count, uint64_t bias) {
   for (int i = 0; i < count; ++i) {
     requests[i].index = -1;
     requests[i].why = nullptr;
-    if (i < kMaxPatchSites)
-      tramps[i] = prepare(&requests[i], bias, &segs[i]);
-    else
+    if (i >= kMaxPatchSites) {
       requests[i].why = "more than 64 patched addresses";
+      continue;
+    }
+    // Every jump is written after every check: a request whose bytes
+    // overlap those of an earlier one (a --progress point and a --trace
+    // entry at one function) would pass the check and then overwrite the
+    // earlier jump. The earlier one keeps the address.
+    const uint64_t start = requests[i].site;
+    const uint64_t end = start + requests[i].spec->length;
+    bool overlaps = false;
+    for (int k = 0; k < i && !overlaps; ++k)
+      overlaps = requests[k].index >= 0 &&
+                 start < requests[k].site + requests[k].spec->length &&
+                 requests[k].site < end;
+    if (overlaps) {
+      requests[i].why =
+          "its bytes overlap an address patched for another probe";
+      continue;
+    }
+    tramps[i] = prepare(&requests[i], &segs[i]);
   }
-  if (g_region == nullptr) return;
   // The trampolines are complete: read+exec from now on (never writable and
   // executable at once), before any jump can lead a thread there.
-  if (mprotect(g_region, kTrampolineArea, PROT_READ | PROT_EXEC) != 0) {
-    for (int i = 0; i < count; ++i)
-      if (requests[i].index >= 0) {
+  for (int a = 0; a < g_region_count; ++a) {
+    uint8_t* base = g_regions[a].base;
+    if (mprotect(base, kTrampolineArea, PROT_READ | PROT_EXEC) == 0) continue;
+    for (int i = 0; i < count && i < kMaxPatchSites; ++i)
+      if (requests[i].index >= 0 && tramps[i] >= uint64_t(base) &&
+          tramps[i] < uint64_t(base) + kTrampolineArea) {
         requests[i].index = -1;
         requests[i].why = "the trampolines cannot be made executable";
       }
-    return;
   }
   g_sync_core =
       syscall(SYS_membarrier,
@@ -231,12 +277,12 @@ void code_patch_install(PatchRequest* requests, int count, uint64_t bias) {
 
 ANDWEORC_SIGNAL_SAFE uint64_t code_patch_count(int index) {
   if (index < 0 || index >= g_sites) return 0;
-  return __atomic_load_n(counter(index), __ATOMIC_RELAXED);
+  return __atomic_load_n(g_counters[index], __ATOMIC_RELAXED);
 }
 
 void code_patch_reset_counts() {
   for (int i = 0; i < g_sites; ++i)
-    __atomic_store_n(counter(i), 0, __ATOMIC_RELAXED);
+    __atomic_store_n(g_counters[i], 0, __ATOMIC_RELAXED);
 }
 
 ANDWEORC_SIGNAL_SAFE bool code_patch_on_trap(void* ucontext) {

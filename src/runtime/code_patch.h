@@ -14,9 +14,10 @@ namespace andweorc::runtime {
 constexpr int kMaxPatchSites = 64;
 
 // One address to patch: `site` is a run-time address (the ELF vaddr +
-// `bias`), `spec` the tool's plan. On return `index` is the site's counter
-// index, or -1 with `why` a static reason (the caller counts the address
-// some other way).
+// `bias`, the load bias of the object that holds it: the main executable or
+// a shared library), `spec` the tool's plan. On return `index` is the
+// site's counter index, or -1 with `why` a static reason (the caller counts
+// the address some other way).
 // `hook_fn` non-zero: a trace hook (build_hook_trampoline: calls
 // hook_fn(hook_arg, sp) at `hook_at`) instead of a counter.
 struct PatchRequest {
@@ -27,17 +28,21 @@ struct PatchRequest {
   uint64_t hook_fn = 0;
   uint32_t hook_arg = 0;
   int hook_at = 0;
+  uint64_t bias = 0;  // added to the plan's targets (ELF vaddrs)
 };
 
-// Patches the main executable's code at each request. Start-up only (not
-// signal-safe). Maps the trampolines within +-2 GB of the code, checks that
-// the code holds the bytes the tool planned from, builds every trampoline
-// and makes them read+exec, then writes each jump in the "int3 first" order:
-// int3 on byte 0, bytes 1..4, byte 0 (a thread that runs the site meanwhile
-// sees the old first instruction, an int3 that code_patch_on_trap sends to
-// the trampoline, or the finished jump, never half of one), and restores
-// the page's protection.
-void code_patch_install(PatchRequest* requests, int count, uint64_t bias);
+// Patches the code at each request (in any loaded object). Start-up only
+// (not signal-safe). Maps the trampolines within +-2 GB of the code (one
+// area per object far from the others: a shared library loads far from the
+// executable), checks that the code holds the bytes the tool planned from
+// and that no request overlaps the bytes of an earlier one (the earlier
+// keeps the address), builds every trampoline and makes them read+exec,
+// then writes each jump in the "int3 first" order: int3 on byte 0, bytes
+// 1..4, byte 0 (a thread that runs the site meanwhile sees the old first
+// instruction, an int3 that code_patch_on_trap sends to the trampoline, or
+// the finished jump, never half of one), and restores the page's
+// protection.
+void code_patch_install(PatchRequest* requests, int count);
 
 // Hits counted at a patched site (relaxed load of its counter).
 ANDWEORC_SIGNAL_SAFE uint64_t code_patch_count(int index);

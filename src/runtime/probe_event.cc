@@ -4,10 +4,12 @@
 #include "runtime/probe_event.h"
 
 #include <fcntl.h>
+#include <link.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -50,9 +52,54 @@ bool probe_parse_line(const char* line, const char* end, ProbeEvent* e) {
   e->vaddr = strtoull(fields[4], nullptr, 16);
   e->slot = 0;
   e->fd = -1;
+  e->bias = 0;
   return (e->kind >= ANDWEORC_KIND_THROUGHPUT &&
           e->kind <= ANDWEORC_KIND_END) ||
          e->kind == kKindTraceEntry || e->kind == kKindTraceExit;
+}
+
+namespace {
+
+struct ObjectQuery {
+  bool main;  // the main executable: the first object
+  dev_t dev;
+  ino_t ino;
+  bool found;
+  uint64_t bias;
+};
+
+int find_object(dl_phdr_info* info, size_t, void* arg) {
+  auto* q = static_cast<ObjectQuery*>(arg);
+  if (q->main) {
+    q->found = true;
+    q->bias = info->dlpi_addr;
+    return 1;
+  }
+  // dlpi_name is the path the loader opened ("" for the executable, a name
+  // without '/' for the vDSO).
+  struct stat st;
+  if (info->dlpi_name == nullptr || strchr(info->dlpi_name, '/') == nullptr ||
+      stat(info->dlpi_name, &st) != 0 || st.st_dev != q->dev ||
+      st.st_ino != q->ino)
+    return 0;
+  q->found = true;
+  q->bias = info->dlpi_addr;
+  return 1;
+}
+
+}  // namespace
+
+bool probe_object_bias(const char* path, const char* exe, uint64_t* bias) {
+  ObjectQuery q{strcmp(path, exe) == 0, 0, 0, false, 0};
+  if (!q.main) {
+    struct stat st;
+    if (stat(path, &st) != 0) return false;
+    q.dev = st.st_dev;
+    q.ino = st.st_ino;
+  }
+  dl_iterate_phdr(find_object, &q);
+  *bias = q.bias;
+  return q.found;
 }
 
 int probe_uprobe_type() {
@@ -85,7 +132,7 @@ int probe_open_event(const ProbeEvent& e, int type, uint64_t bias,
   if (e.breakpoint) {
     attr.type = PERF_TYPE_BREAKPOINT;
     attr.bp_type = HW_BREAKPOINT_X;
-    attr.bp_addr = e.vaddr + bias;
+    attr.bp_addr = e.vaddr + bias;  // the object's own bias (e.bias)
     attr.bp_len = sizeof(long);
   } else {
     attr.type = uint32_t(type);

@@ -27,6 +27,10 @@ struct ProbeEvent {
   // An END counted at an address (`--latency NAME=FILE:LINE,FILE:LINE`,
   // kind 4 on the line), not at a function's return (a uretprobe).
   bool end_at_address;
+  // The load bias of the object `path` names (the main executable or a
+  // shared library it links): vaddr + bias is the run-time address. Set by
+  // probe_object_bias at start-up, before anything is patched or opened.
+  uint64_t bias;
 };
 
 // The kind field's value for an END at an address (probes/probe_spec.h).
@@ -39,6 +43,19 @@ constexpr int kKindTraceExit = 6;
 // Parses one "NAME\tKIND\tPATH\tOFFSET\tVADDR[\tPATCH]" line into e;
 // false if bad.
 bool probe_parse_line(const char* line, const char* end, ProbeEvent* e);
+
+// The line that names the executable the tool resolved the probes for:
+// "@program\t0\tPATH\t0\t0" (probes/probe_spec.h). The lines after it
+// that name a shared library apply only in a process of that executable.
+constexpr char kProbeProgramMarker[] = "@program\t";
+
+// The load bias of the object whose file is `path`: the main executable
+// when `path` is `exe` (/proc/self/exe), else the loaded shared library
+// that is the same file (same device and inode, so a symlink such as
+// libfoo.so -> libfoo.so.1 matches). false when no loaded object is that
+// file (a library that is not loaded at start-up: dlopen'd later, or a
+// program that exec'd another). Start-up only (dl_iterate_phdr, stat).
+bool probe_object_bias(const char* path, const char* exe, uint64_t* bias);
 
 // The uprobe PMU's type (sysfs), or -1 when the kernel has none.
 int probe_uprobe_type();

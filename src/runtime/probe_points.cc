@@ -10,7 +10,6 @@
 #include "runtime/probe_points.h"
 
 #include <errno.h>
-#include <link.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,12 +54,21 @@ int g_uprobe_refused = 0;  // sites counted by breakpoints in uprobe mode
 // perf_event_open calls.
 int g_uprobe_type = -1;
 uint64_t g_retprobe_config = 1;  // format/retprobe: "config:0"
-uint64_t g_bias = 0;
+// Addresses in a shared library the program did not have loaded at
+// start-up (dlopen'd later): not counted, said in a note.
+int g_not_loaded = 0;
+const char* g_not_loaded_path = nullptr;  // the first such library
 
-// The main executable's load bias (breakpoints need run-time addresses).
-int first_object(dl_phdr_info* info, size_t, void* out) {
-  *static_cast<uint64_t*>(out) = info->dlpi_addr;
-  return 1;
+// True when the marker line [line, end) ("@program\t0\tPATH\t0\t0") names
+// `exe`.
+bool marker_names(const char* line, const char* end, const char* exe) {
+  const char* p = line + sizeof kProbeProgramMarker - 1;
+  while (p < end && *p != '\t') ++p;  // the kind field
+  if (p == end) return false;
+  const char* path = ++p;
+  while (p < end && *p != '\t') ++p;
+  size_t len = size_t(p - path);
+  return len == strlen(exe) && memcmp(path, exe, len) == 0;
 }
 
 void note(const char* text) {
@@ -89,14 +97,15 @@ void patch_all() {
     }
     bool seen = false;  // an address patched once (see below)
     for (int k = 0; k < n && !seen; ++k)
-      seen = requests[k].site == e.vaddr + g_bias;
+      seen = requests[k].site == e.vaddr + e.bias;
     if (seen) continue;
-    requests[n] = PatchRequest{e.vaddr + g_bias, &specs[n], -1, nullptr};
+    requests[n] = PatchRequest{e.vaddr + e.bias, &specs[n], -1, nullptr};
+    requests[n].bias = e.bias;
     which[n++] = i;
   }
   // --trace sites go last: a count never loses its patch to a trace hook.
-  int traced = trace_patch_requests(requests + n, kMaxTraceSites, g_bias);
-  code_patch_install(requests, n + traced, g_bias);
+  int traced = trace_patch_requests(requests + n, kMaxTraceSites);
+  code_patch_install(requests, n + traced);
   if (trace_wanted()) trace_patch_done(requests + n, traced);
   for (int k = 0; k < n; ++k) {
     if (requests[k].index >= 0) {
@@ -114,7 +123,7 @@ void patch_all() {
     ProbeEvent& e = g_events[i];
     if (e.patch_index >= 0 || e.patch[0] == '\0') continue;
     for (int j = 0; j < g_event_count; ++j)
-      if (j != i && g_events[j].vaddr == e.vaddr &&
+      if (j != i && g_events[j].vaddr + g_events[j].bias == e.vaddr + e.bias &&
           g_events[j].patch_index >= 0) {
         e.patch_index = g_events[j].patch_index;
         ++g_patched;
@@ -127,7 +136,6 @@ void patch_all() {
 // holds the first errno and `failed` the event that failed.
 int open_all(int* error, int* failed) {
   int type = g_uprobe_type;
-  uint64_t bias = g_bias;
   int opened = 0;
   g_uprobe_refused = 0;
   for (int i = 0; i < g_event_count; ++i) {
@@ -143,7 +151,7 @@ int open_all(int* error, int* failed) {
     }
     int fd = (!g_breakpoints && type < 0)
                  ? -1
-                 : probe_open_event(e, type, bias, g_retprobe_config);
+                 : probe_open_event(e, type, e.bias, g_retprobe_config);
     int first_errno = type < 0 && !g_breakpoints ? ENOENT : errno;
     if (fd < 0 && !g_breakpoints &&
         (e.kind != ANDWEORC_KIND_END || e.end_at_address)) {
@@ -151,7 +159,7 @@ int open_all(int* error, int* failed) {
       // the tool predicted these and checked that breakpoints are allowed).
       // A return probe has no breakpoint equivalent.
       e.breakpoint = true;
-      fd = probe_open_event(e, type, bias, g_retprobe_config);
+      fd = probe_open_event(e, type, e.bias, g_retprobe_config);
       if (fd >= 0) ++g_uprobe_refused;
     }
     if (fd < 0) {
@@ -195,29 +203,62 @@ void probes_start() {
   g_fallback = !g_patching || mech[5] == ',';
   g_breakpoints = strstr(mech, "breakpoint") != nullptr;
   char text[600];
-  // The addresses are the tool's reading of one executable: a program that
-  // exec'd another keeps the variable, but not the code it names.
+  // The addresses are the tool's reading of one executable and the shared
+  // libraries it links: a program that exec'd another keeps the variable,
+  // but not the code it names. A line counts when its object is the
+  // executable, or a library loaded now in a process of the executable the
+  // tool resolved for (the marker line before the library lines says
+  // which); each gets its object's load bias.
   char exe[kProbeTextMax] = {};
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   exe[n > 0 ? n : 0] = '\0';
+  // Library lines count only after a marker naming this executable (the
+  // tool writes one first); the executable's own lines always.
+  bool program_ok = false;
   for (const char* line = spec; *line != '\0' && g_event_count < kMaxEvents;) {
     const char* end = strchr(line, '\n');
     if (end == nullptr) end = line + strlen(line);
     ProbeEvent& e = g_events[g_event_count];
-    if (probe_parse_line(line, end, &e) && strcmp(e.path, exe) == 0) {
-      if (e.kind == kKindTraceEntry || e.kind == kKindTraceExit)
+    if (strncmp(line, kProbeProgramMarker, sizeof kProbeProgramMarker - 1) ==
+        0) {
+      program_ok = marker_names(line, end, exe);
+    } else if (probe_parse_line(line, end, &e) &&
+               (strcmp(e.path, exe) == 0 || program_ok)) {
+      if (!probe_object_bias(e.path, exe, &e.bias)) {
+        // A library not loaded now (dlopen'd later): not covered.
+        if (g_not_loaded++ == 0) {
+          static char first[kProbeTextMax];
+          memcpy(first, e.path, sizeof first);
+          g_not_loaded_path = first;
+        }
+      } else if (e.kind == kKindTraceEntry || e.kind == kKindTraceExit) {
         trace_add_site(e);  // --trace: hooks, not a point
-      else
+      } else {
         ++g_event_count;
+      }
     }
     line = *end ? end + 1 : end;
+  }
+  if (g_not_loaded > 0) {
+    size_t len = 0;
+    char num[24];
+    num[format_u64(uint64_t(g_not_loaded), num, sizeof num)] = 0;
+    len = append_str(text, sizeof text, len, "probes: ");
+    len = append_str(text, sizeof text, len, num);
+    len = append_str(text, sizeof text, len,
+                     " probe address(es) not counted: their library is not "
+                     "loaded at start-up (");
+    len = append_str(text, sizeof text, len, g_not_loaded_path);
+    append_str(text, sizeof text, len,
+               "; a library loaded later with dlopen is not covered, see "
+               "docs/probes.md)");
+    note(text);
   }
   if (g_event_count == 0 && !trace_wanted()) return;
   if (!g_breakpoints) {
     g_uprobe_type = probe_uprobe_type();
     g_retprobe_config = probe_retprobe_config();
   }
-  dl_iterate_phdr(first_object, &g_bias);
   if (g_patching) patch_all();
   if (g_event_count == 0) return;  // --trace only
   int error = 0, failed = -1;

@@ -12,9 +12,11 @@
 
 namespace andweorc::runtime {
 
-// Reads ANDWEORC_PROBES / ANDWEORC_PROBE_MECHANISM, patches the addresses
-// with a plan ("patch..." mechanisms), opens one counting event per other
-// address and registers the points. Call from the constructor once the
+// Reads ANDWEORC_PROBES / ANDWEORC_PROBE_MECHANISM, relocates each address
+// by the load bias of its object (the executable, or a shared library
+// loaded now: probe_object_bias), patches the addresses with a plan
+// ("patch..." mechanisms), opens one counting event per other address and
+// registers the points. Call from the constructor once the
 // raw file is open, before the program starts threads (a thread that exists
 // already is not counted). Writes a note naming the mechanism, or why a
 // point is not counted.

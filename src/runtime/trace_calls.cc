@@ -155,14 +155,15 @@ void trace_add_site(const ProbeEvent& e) {
 
 bool trace_wanted() { return g_site_count > 0; }
 
-int trace_patch_requests(PatchRequest* out, int cap, uint64_t bias) {
+int trace_patch_requests(PatchRequest* out, int cap) {
   reset_ring();
   int n = 0;
   for (int i = 0; i < g_site_count && n < cap; ++i) {
     Site& s = g_sites[i];
     if (!s.parsed) continue;
     bool entry = s.line.kind == kKindTraceEntry;
-    out[n] = PatchRequest{s.line.vaddr + bias, &s.spec, -1, nullptr};
+    out[n] = PatchRequest{s.line.vaddr + s.line.bias, &s.spec, -1, nullptr};
+    out[n].bias = s.line.bias;
     out[n].hook_fn = entry ? uint64_t(&andweorc_trace_enter)
                            : uint64_t(&andweorc_trace_exit);
     out[n].hook_arg = s.function;

@@ -22,8 +22,10 @@ void trace_add_site(const ProbeEvent& e);
 bool trace_wanted();
 
 // Appends the patch requests of every traced site to `out` (at most `cap`);
-// returns how many. Their specs live in this module.
-int trace_patch_requests(PatchRequest* out, int cap, uint64_t bias);
+// returns how many. Their specs live in this module; each site's run-time
+// address is its vaddr + the bias of its object (ProbeEvent::bias, set
+// before trace_add_site).
+int trace_patch_requests(PatchRequest* out, int cap);
 
 // After code_patch_install: a function is traced only if its entry and
 // every exit were patched (an exit left unpatched would leave its calls

@@ -28,6 +28,41 @@ TEST(ProbeSpec, FileAndLine) {
   EXPECT_EQ(spec->line, 120);
 }
 
+TEST(ProbeSpec, ALibraryPrefixNamesTheSharedObject) {
+  std::string error;
+  auto spec = parse_probe_spec("w=libfoo.so:ns::Server::handle", &error);
+  ASSERT_TRUE(spec) << error;
+  EXPECT_EQ(spec->object, "libfoo.so");
+  EXPECT_FALSE(spec->is_line);
+  EXPECT_EQ(spec->function, "ns::Server::handle");
+  spec = parse_probe_spec("l=libfoo.so.1:src/a.cc:12", &error);
+  ASSERT_TRUE(spec) << error;
+  EXPECT_EQ(spec->object, "libfoo.so.1");
+  EXPECT_TRUE(spec->is_line);
+  EXPECT_EQ(spec->file, "src/a.cc");
+  EXPECT_EQ(spec->line, 12);
+  EXPECT_EQ(spec->target, "libfoo.so.1:src/a.cc:12");
+  spec = parse_probe_spec("p=/opt/lib/libbar.so:run", &error);
+  ASSERT_TRUE(spec) << error;
+  EXPECT_EQ(spec->object, "/opt/lib/libbar.so");
+  EXPECT_EQ(spec->function, "run");
+  // No library: a qualified name, a file, a file whose name has ".so" inside
+  // a word.
+  for (const char* text : {"q=ns::f", "q=a.cc:3", "q=also.cc:4", "q=a.sox:f"}) {
+    spec = parse_probe_spec(text, &error);
+    ASSERT_TRUE(spec) << error;
+    EXPECT_EQ(spec->object, "") << text;
+  }
+  EXPECT_FALSE(parse_probe_spec("q=libfoo.so:", &error));
+  EXPECT_NE(error.find("names a library but nothing in it"), std::string::npos)
+      << error;
+  std::string lib, rest;
+  EXPECT_TRUE(split_library("libfoo.so:f", &lib, &rest));
+  EXPECT_EQ(lib, "libfoo.so");
+  EXPECT_EQ(rest, "f");
+  EXPECT_FALSE(split_library("ns::f", &lib, &rest));
+}
+
 TEST(ProbeSpec, BadValuesAreRefusedWithTheValue) {
   for (const char* bad :
        {"noequals", "=f", "x=", "x=a.cc:0", "x=:12", "x=a\tb"}) {

@@ -195,9 +195,16 @@ TEST(LivePatch, CountsEveryCallFromEveryThread) {
   stale.original[0] ^= 0xff;
   uint8_t before[8];
   std::memcpy(before, reinterpret_cast<const void*>(other), sizeof before);
-  runtime::PatchRequest requests[2] = {{site, &spec, -1, nullptr},
-                                       {other, &stale, -1, nullptr}};
-  runtime::code_patch_install(requests, 2, bias);
+  // A third request at the first one's address (a --trace hook on a
+  // function a --progress point counts): refused, the first keeps its jump.
+  runtime::PatchRequest requests[3] = {{site, &spec, -1, nullptr},
+                                       {other, &stale, -1, nullptr},
+                                       {site, &spec, -1, nullptr}};
+  requests[0].bias = requests[1].bias = requests[2].bias = bias;
+  runtime::code_patch_install(requests, 3);
+  EXPECT_EQ(requests[2].index, -1);
+  ASSERT_NE(requests[2].why, nullptr);
+  EXPECT_NE(std::string(requests[2].why).find("overlap"), std::string::npos);
   runtime::PatchRequest& request = requests[0];
   ASSERT_GE(request.index, 0) << request.why;
   EXPECT_EQ(*reinterpret_cast<const uint8_t*>(site), 0xe9);  // jmp rel32
@@ -209,7 +216,8 @@ TEST(LivePatch, CountsEveryCallFromEveryThread) {
       0);
   // Once per process: a second install refuses.
   runtime::PatchRequest again{other, &spec, -1, nullptr};
-  runtime::code_patch_install(&again, 1, bias);
+  again.bias = bias;
+  runtime::code_patch_install(&again, 1);
   EXPECT_EQ(again.index, -1);
 
   uint64_t (*volatile fn)(uint64_t) = &probe_target;
