@@ -5,7 +5,8 @@
 // Every benchmark calls the same out-of-line function, directly or through
 // label.apply, so the difference is apply's cost alone. "apply" passes a
 // one-capture lambda (in a register), "apply_wide" a two-capture one (by
-// address). At the end a table
+// address). "c" is the C API (andweorc_label_apply), whose trampoline calls
+// the function itself. At the end a table
 // gives ns/op for both, the ns added per apply and the ratio (from the same
 // run; pass --benchmark_repetitions=N --benchmark_enable_random_interleaving
 // to interleave and repeat on a noisy machine: the table then uses medians).
@@ -74,6 +75,41 @@ void BM_ApplyWide(benchmark::State& state) {
   }
 }
 
+// The C API: the trampoline calls fn(arg) itself (no thunk). The chain
+// goes through memory (arg), the same way in both cases.
+struct Chain {
+  uint64_t x;
+};
+__attribute__((noinline)) void empty_step(void* arg) {
+  Chain* c = static_cast<Chain*>(arg);
+  c->x = empty_work(c->x);
+}
+
+andweorc_label_t* shared_c_label() {
+  static andweorc_label_t* label = andweorc_label_new("bench", "c");
+  return label;
+}
+
+void BM_CDirect(benchmark::State& state) {
+  Chain c{uint64_t(state.thread_index()) + 1};
+  for (auto _ : state) {
+    empty_step(&c);
+    benchmark::DoNotOptimize(c.x);
+  }
+}
+
+void BM_CApply(benchmark::State& state) {
+  const andweorc_label_t* label = shared_c_label();
+  Chain c{uint64_t(state.thread_index()) + 1};
+  for (auto _ : state) {
+    andweorc_label_apply(label, empty_step, &c);
+    benchmark::DoNotOptimize(c.x);
+  }
+}
+
+BENCHMARK(BM_CDirect)->Name("c/direct")->Threads(1)->Threads(2);
+BENCHMARK(BM_CApply)->Name("c/apply")->Threads(1)->Threads(2);
+
 BENCHMARK(BM_Direct<empty_work>)->Name("empty/direct")->Threads(1)->Threads(2);
 BENCHMARK(BM_Apply<empty_work>)->Name("empty/apply")->Threads(1)->Threads(2);
 BENCHMARK(BM_ApplyWide<empty_work>)
@@ -101,7 +137,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
     ConsoleReporter::Finalize();
     std::printf("\n%-24s %12s %12s %10s %8s\n", "case (CPU time)",
                 "direct ns/op", "apply ns/op", "added ns", "ratio");
-    for (const char* work : {"empty", "100ns"}) {
+    for (const char* work : {"empty", "c", "100ns"}) {
       for (const char* threads : {"threads:1", "threads:2"}) {
         std::string d = std::string(work) + "/direct/" + threads;
         for (const char* how : {"apply", "apply_wide"}) {

@@ -11,7 +11,7 @@ build=${1:?usage: run_ingest_memory.sh BUILD_DIR [MINUTES...]}
 shift
 minutes=("$@")
 [ ${#minutes[@]} -gt 0 ] || minutes=(1 10 60)
-bin=$build/bench/ingest/ingest_memory
+bin=$build/bin/ingest_memory
 in_memory_max=${IN_MEMORY_MAX:-10}
 work=$(mktemp -d "${TMPDIR:-/tmp}/andweorc-ingest-mem.XXXXXX")
 trap 'rm -rf "$work"' EXIT
