@@ -3,7 +3,10 @@
 // applying the same label at once, as a worker pool does).
 //
 // Every benchmark calls the same out-of-line function, directly or through
-// label.apply, so the difference is apply's cost alone. At the end a table
+// label.apply, so the difference is apply's cost alone. "apply" passes a
+// one-capture lambda (in a register), "apply_wide" a two-capture one (by
+// address). "c" is the C API (andweorc_label_apply), whose trampoline calls
+// the function itself. At the end a table
 // gives ns/op for both, the ns added per apply and the ratio (from the same
 // run; pass --benchmark_repetitions=N --benchmark_enable_random_interleaving
 // to interleave and repeat on a noisy machine: the table then uses medians).
@@ -60,8 +63,59 @@ void BM_Apply(benchmark::State& state) {
   }
 }
 
+// A callable too big for a register (two captures): apply passes its
+// address and the thunk loads the captures from the caller's frame.
+template <uint64_t (*Work)(uint64_t)>
+void BM_ApplyWide(benchmark::State& state) {
+  const andweorc::Label& label = shared_label();
+  uint64_t x = uint64_t(state.thread_index()) + 1, zero = 0;
+  for (auto _ : state) {
+    x = label.apply([x, zero] { return Work(x + zero); });
+    benchmark::DoNotOptimize(x);
+  }
+}
+
+// The C API: the trampoline calls fn(arg) itself (no thunk). The chain
+// goes through memory (arg), the same way in both cases.
+struct Chain {
+  uint64_t x;
+};
+__attribute__((noinline)) void empty_step(void* arg) {
+  Chain* c = static_cast<Chain*>(arg);
+  c->x = empty_work(c->x);
+}
+
+andweorc_label_t* shared_c_label() {
+  static andweorc_label_t* label = andweorc_label_new("bench", "c");
+  return label;
+}
+
+void BM_CDirect(benchmark::State& state) {
+  Chain c{uint64_t(state.thread_index()) + 1};
+  for (auto _ : state) {
+    empty_step(&c);
+    benchmark::DoNotOptimize(c.x);
+  }
+}
+
+void BM_CApply(benchmark::State& state) {
+  const andweorc_label_t* label = shared_c_label();
+  Chain c{uint64_t(state.thread_index()) + 1};
+  for (auto _ : state) {
+    andweorc_label_apply(label, empty_step, &c);
+    benchmark::DoNotOptimize(c.x);
+  }
+}
+
+BENCHMARK(BM_CDirect)->Name("c/direct")->Threads(1)->Threads(2);
+BENCHMARK(BM_CApply)->Name("c/apply")->Threads(1)->Threads(2);
+
 BENCHMARK(BM_Direct<empty_work>)->Name("empty/direct")->Threads(1)->Threads(2);
 BENCHMARK(BM_Apply<empty_work>)->Name("empty/apply")->Threads(1)->Threads(2);
+BENCHMARK(BM_ApplyWide<empty_work>)
+    ->Name("empty/apply_wide")
+    ->Threads(1)
+    ->Threads(2);
 BENCHMARK(BM_Direct<work_100ns>)->Name("100ns/direct")->Threads(1)->Threads(2);
 BENCHMARK(BM_Apply<work_100ns>)->Name("100ns/apply")->Threads(1)->Threads(2);
 
@@ -81,16 +135,18 @@ class RatioReporter : public benchmark::ConsoleReporter {
   }
   void Finalize() override {
     ConsoleReporter::Finalize();
-    std::printf("\n%-18s %12s %12s %10s %8s\n", "case (CPU time)",
+    std::printf("\n%-24s %12s %12s %10s %8s\n", "case (CPU time)",
                 "direct ns/op", "apply ns/op", "added ns", "ratio");
-    for (const char* work : {"empty", "100ns"}) {
+    for (const char* work : {"empty", "c", "100ns"}) {
       for (const char* threads : {"threads:1", "threads:2"}) {
         std::string d = std::string(work) + "/direct/" + threads;
-        std::string a = std::string(work) + "/apply/" + threads;
-        if (!ns_.count(d) || !ns_.count(a)) continue;
-        std::printf("%-18s %12.2f %12.2f %10.2f %8.3f\n",
-                    (std::string(work) + " " + threads).c_str(), ns_[d], ns_[a],
-                    ns_[a] - ns_[d], ns_[a] / ns_[d]);
+        for (const char* how : {"apply", "apply_wide"}) {
+          std::string a = std::string(work) + "/" + how + "/" + threads;
+          if (!ns_.count(d) || !ns_.count(a)) continue;
+          std::printf("%-24s %12.2f %12.2f %10.2f %8.3f\n",
+                      (std::string(work) + " " + how + " " + threads).c_str(),
+                      ns_[d], ns_[a], ns_[a] - ns_[d], ns_[a] / ns_[d]);
+        }
       }
     }
     std::printf("label active (runtime loaded): %s\n",

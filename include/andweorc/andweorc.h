@@ -405,16 +405,48 @@ class Label {
     using Fn = std::remove_reference_t<F>;
     if (__builtin_expect(label_.trampoline == 0, 0))
       return static_cast<F&&>(f)();
-    if constexpr (std::is_void_v<R>) {
-      label_.trampoline(&call_<F>,
-                        const_cast<void*>(static_cast<const void*>(&f)));
+    if constexpr (in_registers_<R>()) {
+      // The trampoline does not touch the return registers after its call
+      // (label_trampolines.cc), so a thunk's register result comes back
+      // through it as from any function: no result slot in memory. The
+      // trampoline is assembly; calling it through this pointer type is
+      // only the x86-64 calling convention, as for the C pointer type.
+      using Thunk = Ret_<R> (*)(void*);
+      using Tramp = Ret_<R> (*)(Thunk, void*);
+      // Through void (*)(void), the type -Wcast-function-type exempts.
+      Tramp tramp = reinterpret_cast<Tramp>(
+          reinterpret_cast<void (*)(void)>(label_.trampoline));
+      Thunk thunk;
+      void* arg;
+      if constexpr (by_value_<F>()) {
+        // A small trivially copyable temporary (the usual lambda capturing
+        // a value or one reference) travels in the argument register.
+        uintptr_t bits = 0;
+        memcpy(&bits, static_cast<const void*>(&f), sizeof(Fn));
+        thunk = &call_value_<F, R>;
+        arg = reinterpret_cast<void*>(bits);
+      } else {
+        thunk = &call_ref_<F, R>;
+        arg = const_cast<void*>(static_cast<const void*>(&f));
+      }
+      // The empty asm after the call keeps it a call: as a tail jump, the
+      // function that applied the label would leave the call chain of
+      // every sample taken under it (it costs no instruction).
+      if constexpr (std::is_void_v<R>) {
+        tramp(thunk, arg);
+        __asm__ __volatile__("");
+      } else {
+        Ret_<R> r = tramp(thunk, arg);
+        __asm__ __volatile__("");
+        if constexpr (std::is_reference_v<R>)
+          return static_cast<R>(*r);
+        else
+          return r;
+      }
     } else {
       Call<Fn, F, R> call{&f, {}};
       label_.trampoline(&call_result_<Fn, F, R>, &call);
-      if constexpr (std::is_reference_v<R>)
-        return static_cast<R>(*call.result.value);
-      else
-        return static_cast<R&&>(call.result.value);
+      return static_cast<R&&>(call.result.value);
     }
   }
 
@@ -432,9 +464,55 @@ class Label {
   bool active() const { return label_.trampoline != 0; }
 
  private:
+  // Results the x86-64 calling convention returns in registers (rax/rdx,
+  // xmm0, st0), which pass through the trampoline untouched: void, scalars
+  // (integers, floating point, pointers, enums) and references (returned
+  // as pointers). Anything else is built in a slot in apply's frame.
+  template <typename R>
+  static constexpr bool in_registers_() {
+    return std::is_void_v<R> || std::is_scalar_v<R> || std::is_reference_v<R>;
+  }
+  template <typename R>
+  using Ret_ = std::conditional_t<std::is_reference_v<R>,
+                                  std::remove_reference_t<R>*, R>;
+  // The callable is passed by value (its bytes in the void* argument) only
+  // when that cannot be told apart from calling it in place: a temporary
+  // (or moved) object, trivially copyable (copying has no side effect),
+  // at most pointer-sized. An lvalue is called in place, so that a mutable
+  // callable's state changes stay in the caller's object.
+  template <typename F>
+  static constexpr bool by_value_() {
+    using Fn = std::remove_reference_t<F>;
+    return !std::is_lvalue_reference_v<F> && std::is_trivially_copyable_v<Fn> &&
+           sizeof(Fn) <= sizeof(void*);
+  }
+  template <typename F, typename R>
+  static Ret_<R> call_value_(void* bits) {
+    using Obj = std::remove_cv_t<std::remove_reference_t<F>>;
+    // Storage without construction (Obj need not be default-constructible);
+    // memcpy makes the trivially copyable object.
+    union Storage {
+      Obj obj;
+      Storage() {}
+    } s;
+    uintptr_t b = reinterpret_cast<uintptr_t>(bits);
+    memcpy(static_cast<void*>(&s.obj), &b, sizeof(Obj));
+    return call_ref_<F, R>(&s.obj);
+  }
+  template <typename F, typename R>
+  static Ret_<R> call_ref_(void* f) {
+    auto&& fn = static_cast<F&&>(*static_cast<std::remove_reference_t<F>*>(f));
+    if constexpr (std::is_void_v<R>)
+      static_cast<F&&>(fn)();
+    else if constexpr (std::is_reference_v<R>) {
+      R r = static_cast<F&&>(fn)();  // named, so an lvalue even for R&&
+      return &r;
+    } else
+      return static_cast<F&&>(fn)();
+  }
   // The result is built inside the trampoline call; a union member, so R
   // need not be default-constructible.
-  template <typename R, bool Ref = std::is_reference_v<R>>
+  template <typename R>
   struct Slot {
     union {
       R value;
@@ -445,28 +523,16 @@ class Label {
       if (set) value.~R();
     }
   };
-  template <typename R>
-  struct Slot<R, true> {
-    std::remove_reference_t<R>* value = nullptr;
-  };
   template <typename Fn, typename F, typename R>
   struct Call {
     Fn* f;
     Slot<R> result;
   };
-  template <typename F>
-  static void call_(void* f) {
-    static_cast<F&&> (*static_cast<std::remove_reference_t<F>*>(f))();
-  }
   template <typename Fn, typename F, typename R>
   static void call_result_(void* p) {
     auto* c = static_cast<Call<Fn, F, R>*>(p);
-    if constexpr (std::is_reference_v<R>) {
-      c->result.value = &static_cast<F&&>(*c->f)();
-    } else {
-      ::new (static_cast<void*>(&c->result.value)) R(static_cast<F&&>(*c->f)());
-      c->result.set = true;
-    }
+    ::new (static_cast<void*>(&c->result.value)) R(static_cast<F&&>(*c->f)());
+    c->result.set = true;
   }
   mutable andweorc_label_t label_;
 };

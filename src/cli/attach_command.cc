@@ -275,10 +275,11 @@ int attach_profile(AttachOptions& a) {
   std::vector<ingest::RawProcess> processes;
   if (!ingest::read_raw_dir(data_dir, &processes, &error))
     std::cerr << "andweorc: " << error << "\n";
-  cleanup();
   RunRecord record{command, start_wall, seconds, ChildResult{}, data_dir};
   record.child.started = true;
+  // After the build: it streams the samples from the raw files.
   profile::Profile prof = profile_of_run(o, *settings, record, processes);
+  cleanup();
   add_attach_warning(&prof, a.pid);
   if (exited)
     prof.warnings.push_back("process " + std::to_string(a.pid) +

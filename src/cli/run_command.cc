@@ -178,6 +178,10 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   std::vector<ingest::RawProcess> processes;
   if (!ingest::read_raw_dir(data_dir, &processes, &error))
     std::cerr << "andweorc: " << error << "\n";
+  // The samples stay in the raw files until the profile is built from them
+  // (ingest streams them: a long run's do not fit in memory).
+  profile::Profile prof = profile_of_run(
+      o, *settings, {command, start_wall, seconds, child, data_dir}, processes);
   // Descendants still running may still be writing there: their data is
   // left for them (and for a later look), never deleted under them.
   const bool still_written = child.descendants_left > 0;
@@ -191,9 +195,6 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   if (still_written)
     std::cerr << "andweorc: raw data of processes still running is kept in "
               << data_dir << "\n";
-
-  profile::Profile prof = profile_of_run(
-      o, *settings, {command, start_wall, seconds, child, data_dir}, processes);
 
   int status = shell_status(child);
   if (session) {

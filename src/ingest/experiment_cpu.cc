@@ -46,6 +46,37 @@ void SampleTimeline::drop_before(uint64_t time_ns) {
   horizon_ = std::max(horizon_, time_ns);
 }
 
+WindowWeights::WindowWeights(std::vector<std::pair<uint64_t, uint64_t>> windows)
+    : sums_(windows.size(), 0) {
+  index_.resize(windows.size());
+  for (size_t i = 0; i < index_.size(); ++i) index_[i] = i;
+  std::stable_sort(index_.begin(), index_.end(), [&](size_t a, size_t b) {
+    return windows[a].first < windows[b].first;
+  });
+  uint64_t max_end = 0;
+  for (size_t i : index_) {
+    windows_.push_back(windows[i]);
+    max_end = std::max(max_end, windows[i].second);
+    max_end_.push_back(max_end);
+  }
+}
+
+void WindowWeights::add(uint64_t time_ns, uint32_t weight) {
+  // The windows starting at or before the sample, latest first, until none
+  // before can still be open (experiments run one after another, so this
+  // is usually one step).
+  auto it =
+      std::upper_bound(windows_.begin(), windows_.end(), time_ns,
+                       [](uint64_t t, const std::pair<uint64_t, uint64_t>& w) {
+                         return t < w.first;
+                       });
+  for (size_t k = size_t(it - windows_.begin()); k-- > 0;) {
+    if (max_end_[k] <= time_ns) break;
+    if (time_ns < windows_[k].second)
+      sums_[index_[k]] += weight == 0 ? 1 : weight;
+  }
+}
+
 double experiment_cpu_s(SampleTimeline& timeline, uint64_t period_ns,
                         uint64_t start_ns, uint64_t duration_ns) {
   if (period_ns == 0 || start_ns < timeline.horizon()) return -1;

@@ -40,6 +40,24 @@ class SampleTimeline {
   uint64_t horizon_ = 0;
 };
 
+// Weighted samples per window [begin, end), summed as samples stream by in
+// any order: memory per window, not per sample (a finished run's ingest,
+// where every window is known before the samples are read). Windows may
+// overlap.
+class WindowWeights {
+ public:
+  explicit WindowWeights(std::vector<std::pair<uint64_t, uint64_t>> windows);
+  void add(uint64_t time_ns, uint32_t weight);
+  // Weighted samples in window i (in the constructor's order).
+  uint64_t weight(size_t i) const { return sums_[i]; }
+
+ private:
+  std::vector<std::pair<uint64_t, uint64_t>> windows_;  // by begin
+  std::vector<size_t> index_;      // windows_[k] is window index_[k]
+  std::vector<uint64_t> max_end_;  // max end of windows_[0..k]
+  std::vector<uint64_t> sums_;     // by the caller's index
+};
+
 // cpu_s of an experiment of the process: -1 (unknown) when the process had
 // no sampler (period 0) or the window starts before the timeline's horizon.
 double experiment_cpu_s(SampleTimeline& timeline, uint64_t period_ns,

@@ -135,12 +135,23 @@ class LabelTable {
   std::map<profile::Label, uint32_t> index_;
 };
 
-void add_experiments(const RawProcess& p, profile::Profile* out) {
-  SampleTimeline timeline(p.samples);
-  for (const RawExperiment& re : p.experiments) {
-    out->experiments.push_back(to_experiment(re, p.pid));
+// Each experiment's window, to sum the CPU time sampled in it.
+WindowWeights experiment_windows(const RawProcess& p) {
+  std::vector<std::pair<uint64_t, uint64_t>> windows;
+  for (const RawExperiment& re : p.experiments)
+    windows.emplace_back(re.start_ns, re.start_ns + re.duration_ns);
+  return WindowWeights(std::move(windows));
+}
+
+// As experiment_cpu_s (experiment_cpu.h) with every sample of the process.
+void add_experiments(const RawProcess& p, const WindowWeights& windows,
+                     profile::Profile* out) {
+  for (size_t i = 0; i < p.experiments.size(); ++i) {
+    out->experiments.push_back(to_experiment(p.experiments[i], p.pid));
     out->experiments.back().cpu_s =
-        experiment_cpu_s(timeline, p.period_ns, re.start_ns, re.duration_ns);
+        p.period_ns == 0
+            ? -1
+            : double(windows.weight(i)) * double(p.period_ns) / 1e9;
   }
 }
 
@@ -225,15 +236,19 @@ void build_profile(const std::vector<RawProcess>& processes,
     traces.begin_process(p);
     profile::Process proc{p.pid, p.executable, p.clean_exit};
     proc.parent = p.ppid;
-    for (const RawSample& s : p.samples) proc.samples += s.weight;
     proc.experiments = p.tree_experiments;
+    size_t proc_index = out->processes.size();
     out->processes.push_back(std::move(proc));
     main_executables.insert(p.executable);
     out->threads += p.threads.size();
     out->lost_samples += p.lost_samples;
     ProcessContext ctx = make_context(p);
     LabelResolver resolver(p.label_bindings);
-    for (const RawSample& s : p.samples) {
+    WindowWeights windows = experiment_windows(p);
+    uint64_t weight = 0;
+    // Samples stream by (from the file for a run's raw files): what stays
+    // is one entry per distinct stack, not per sample (issue 11).
+    auto add_sample = [&](const RawSample& s) {
       std::vector<uint32_t> stack, stack_labels;
       for (size_t i = 0; i < s.frames.size(); ++i) {
         // A return address points after the call: look up the call itself.
@@ -259,8 +274,13 @@ void build_profile(const std::vector<RawProcess>& processes,
               .first;
       it->second += s.weight;
       traces.add_sample(s, &it->first);
-      out->samples += s.weight;
-    }
+      windows.add(s.time_ns, s.weight);
+      weight += s.weight;
+    };
+    std::string error;
+    if (!for_each_sample(p, add_sample, &error)) out->warnings.push_back(error);
+    out->processes[proc_index].samples = weight;
+    out->samples += weight;
     for (const RawPoint& rp : p.points) {
       bool latency = rp.kind != 1;  // ANDWEORC_KIND_THROUGHPUT
       auto kind = latency ? profile::PointKind::kLatency
@@ -273,7 +293,7 @@ void build_profile(const std::vector<RawProcess>& processes,
       if (rp.kind == 2) pt.begins += rp.value;
       if (rp.kind == 3) pt.ends += rp.value;
     }
-    add_experiments(p, out);
+    add_experiments(p, windows, out);
     add_process_warnings(p, out);
   }
   std::map<const void*, uint32_t> stack_index;  // for the traces

@@ -5,9 +5,8 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
+#include "ingest/raw_records.h"
 #include "runtime/raw_format.h"
 
 namespace andweorc::ingest {
@@ -32,8 +31,9 @@ bool read_string(const std::string& buf, size_t* pos, size_t end, uint32_t len,
 
 }  // namespace
 
-void decode_samples(const std::string& buf, size_t pos, size_t end,
-                    std::vector<RawSample>* out) {
+void for_each_decoded_sample(const std::string& buf, size_t pos, size_t end,
+                             RawSample* scratch,
+                             const std::function<void(const RawSample&)>& fn) {
   while (pos + sizeof(raw::SampleHeader) <= end) {
     raw::SampleHeader sh;
     read_pod(buf, pos, end, &sh);
@@ -41,7 +41,7 @@ void decode_samples(const std::string& buf, size_t pos, size_t end,
     size_t bytes = size_t(sh.nframes) * sizeof(uint64_t);
     if (sh.nframes == 0 || sh.nframes > raw::kMaxFrames || pos + bytes > end)
       return;  // corrupt batch: keep what we have
-    RawSample s;
+    RawSample& s = *scratch;
     s.tid = sh.tid;
     s.time_ns = sh.time_ns;
     s.weight = sh.weight == 0 ? 1 : sh.weight;
@@ -49,8 +49,15 @@ void decode_samples(const std::string& buf, size_t pos, size_t end,
     s.frames.resize(sh.nframes);
     std::memcpy(s.frames.data(), buf.data() + pos, bytes);
     pos += bytes;
-    out->push_back(std::move(s));
+    fn(s);
   }
+}
+
+void decode_samples(const std::string& buf, size_t pos, size_t end,
+                    std::vector<RawSample>* out) {
+  RawSample scratch;
+  for_each_decoded_sample(buf, pos, end, &scratch,
+                          [out](const RawSample& s) { out->push_back(s); });
 }
 
 bool decode_points(const std::string& buf, size_t pos, size_t end,
@@ -144,23 +151,9 @@ void add_maps_snapshot(RawProcess* out, uint64_t time_ns) {
 
 }  // namespace
 
-bool read_raw_file(const std::string& path, RawProcess* out,
-                   std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = "cannot read " + path + ": " + std::strerror(errno);
-    return false;
-  }
-  std::string buf((std::istreambuf_iterator<char>(in)),
-                  std::istreambuf_iterator<char>());
-  return parse_raw_bytes(buf, path, out, error);
-}
-
-bool parse_raw_bytes(const std::string& buf, const std::string& path,
-                     RawProcess* out, std::string* error) {
-  raw::FileHeader fh;
-  if (!read_pod(buf, 0, buf.size(), &fh) ||
-      std::memcmp(fh.magic, raw::kMagic, sizeof fh.magic) != 0) {
+bool check_raw_header(const raw::FileHeader& fh, const std::string& path,
+                      std::string* error) {
+  if (std::memcmp(fh.magic, raw::kMagic, sizeof fh.magic) != 0) {
     *error = path + " is not an andweorc raw data file";
     return false;
   }
@@ -170,6 +163,102 @@ bool parse_raw_bytes(const std::string& buf, const std::string& path,
              std::to_string(raw::kRawVersion) + ")";
     return false;
   }
+  return true;
+}
+
+void apply_record(uint32_t type, const std::string& buf, size_t body,
+                  size_t end, bool keep_samples, RawProcess* out,
+                  uint64_t* maps_time) {
+  const size_t size = end - body;
+  switch (type) {
+    case raw::kProcess: {
+      raw::ProcessRecord pr;
+      if (read_pod(buf, body, end, &pr)) {
+        out->pid = pr.pid;
+        out->ppid = pr.ppid;
+        out->sampler = pr.sampler;
+        out->period_ns = pr.period_ns;
+        out->start_monotonic_ns = pr.start_monotonic_ns;
+        out->start_realtime_ns = pr.start_realtime_ns;
+        size_t s = body + sizeof pr;
+        out->executable =
+            std::string(buf.data() + s, strnlen(buf.data() + s, end - s));
+      }
+      break;
+    }
+    case raw::kMapsTime: {
+      raw::MapsTimeRecord mt;
+      if (read_pod(buf, body, end, &mt)) *maps_time = mt.time_ns;
+      break;
+    }
+    case raw::kMaps:
+      out->maps = buf.substr(body, size);
+      add_maps_snapshot(out, *maps_time);
+      *maps_time = 0;
+      break;
+    case raw::kSamples:
+      if (keep_samples) decode_samples(buf, body, end, &out->samples);
+      break;
+    case raw::kThread: {
+      raw::ThreadRecord tr;
+      if (read_pod(buf, body, end, &tr) && tr.event == raw::kThreadStart)
+        out->threads.push_back(tr.tid);
+      break;
+    }
+    case raw::kPoints:
+      decode_points(buf, body, end, &out->points);
+      break;
+    case raw::kLost: {
+      raw::LostRecord lr;
+      if (read_pod(buf, body, end, &lr)) out->lost_samples += lr.samples;
+      break;
+    }
+    case raw::kNote:
+      out->notes.push_back(buf.substr(body, size));
+      break;
+    case raw::kExperiment: {
+      RawExperiment e;
+      if (decode_experiment(buf, body, end, &e))
+        out->experiments.push_back(std::move(e));
+      break;
+    }
+    case raw::kLabelBinding:
+      parse_label_binding(buf, body, end, out);
+      break;
+    case raw::kTraceNames:
+    case raw::kTraceCalls:
+    case raw::kTraceStats:
+      decode_trace_record(type, buf, body, end, out);
+      break;
+    case raw::kTree: {
+      raw::TreeRecord tr;
+      if (read_pod(buf, body, end, &tr)) {
+        out->tree_experiments = int(tr.experiments);
+        out->tree_flags = tr.flags;
+      }
+      break;
+    }
+    case raw::kEnd: {
+      raw::EndRecord er;
+      if (read_pod(buf, body, end, &er)) out->end_ns = er.time_ns;
+      out->clean_exit = true;
+      break;
+    }
+    default:
+      break;  // a newer writer's record type: skip it
+  }
+}
+
+bool read_raw_file(const std::string& path, RawProcess* out,
+                   std::string* error) {
+  return read_raw_stream(path, /*keep_samples=*/true, out, error);
+}
+
+bool parse_raw_bytes(const std::string& buf, const std::string& path,
+                     RawProcess* out, std::string* error) {
+  raw::FileHeader fh;
+  if (!read_pod(buf, 0, buf.size(), &fh)) fh = raw::FileHeader{};
+  if (!check_raw_header(fh, path, error)) return false;
   *out = RawProcess{};
   out->path = path;
   size_t pos = std::max<size_t>(fh.header_size, sizeof fh);
@@ -183,83 +272,8 @@ bool parse_raw_bytes(const std::string& buf, const std::string& path,
     }
     size_t body = pos + sizeof rh;
     size_t end = body + rh.size;
-    switch (rh.type) {
-      case raw::kProcess: {
-        raw::ProcessRecord pr;
-        if (read_pod(buf, body, end, &pr)) {
-          out->pid = pr.pid;
-          out->ppid = pr.ppid;
-          out->sampler = pr.sampler;
-          out->period_ns = pr.period_ns;
-          out->start_monotonic_ns = pr.start_monotonic_ns;
-          out->start_realtime_ns = pr.start_realtime_ns;
-          size_t s = body + sizeof pr;
-          out->executable =
-              std::string(buf.data() + s, strnlen(buf.data() + s, end - s));
-        }
-        break;
-      }
-      case raw::kMapsTime: {
-        raw::MapsTimeRecord mt;
-        if (read_pod(buf, body, end, &mt)) maps_time = mt.time_ns;
-        break;
-      }
-      case raw::kMaps:
-        out->maps = buf.substr(body, rh.size);
-        add_maps_snapshot(out, maps_time);
-        maps_time = 0;
-        break;
-      case raw::kSamples:
-        decode_samples(buf, body, end, &out->samples);
-        break;
-      case raw::kThread: {
-        raw::ThreadRecord tr;
-        if (read_pod(buf, body, end, &tr) && tr.event == raw::kThreadStart)
-          out->threads.push_back(tr.tid);
-        break;
-      }
-      case raw::kPoints:
-        decode_points(buf, body, end, &out->points);
-        break;
-      case raw::kLost: {
-        raw::LostRecord lr;
-        if (read_pod(buf, body, end, &lr)) out->lost_samples += lr.samples;
-        break;
-      }
-      case raw::kNote:
-        out->notes.push_back(buf.substr(body, rh.size));
-        break;
-      case raw::kExperiment: {
-        RawExperiment e;
-        if (decode_experiment(buf, body, end, &e))
-          out->experiments.push_back(std::move(e));
-        break;
-      }
-      case raw::kLabelBinding:
-        parse_label_binding(buf, body, end, out);
-        break;
-      case raw::kTraceNames:
-      case raw::kTraceCalls:
-      case raw::kTraceStats:
-        decode_trace_record(rh.type, buf, body, end, out);
-        break;
-      case raw::kTree: {
-        raw::TreeRecord tr;
-        if (read_pod(buf, body, end, &tr)) {
-          out->tree_experiments = int(tr.experiments);
-          out->tree_flags = tr.flags;
-        }
-        break;
-      }
-      case raw::kEnd: {
-        raw::EndRecord er;
-        if (read_pod(buf, body, end, &er)) out->end_ns = er.time_ns;
-        out->clean_exit = true;
-        break;
-      }
-      default:
-        break;  // a newer writer's record type: skip it
-    }
+    apply_record(rh.type, buf, body, end, /*keep_samples=*/true, out,
+                 &maps_time);
     pos = body + raw::padded8(rh.size);
   }
   return true;
@@ -280,7 +294,7 @@ bool read_raw_dir(const std::string& dir, std::vector<RawProcess>* out,
   std::sort(paths.begin(), paths.end());
   for (const auto& p : paths) {
     RawProcess proc;
-    if (!read_raw_file(p, &proc, error)) return false;
+    if (!read_raw_stream(p, /*keep_samples=*/false, &proc, error)) return false;
     out->push_back(std::move(proc));
   }
   return true;

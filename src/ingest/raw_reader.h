@@ -8,6 +8,7 @@
 #define ANDWEORC_INGEST_RAW_READER_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,12 @@ struct RawProcess {
   // text only moves that one's time forward.
   std::vector<RawMapsSnapshot> maps_history;
   std::vector<RawSample> samples;
+  // read_raw_dir leaves `samples` empty and the samples in the file: bytes
+  // [header, samples_end) of `path` (what this read parsed, even if the
+  // file grew since), streamed by for_each_sample. A long run has more
+  // samples than the tool should hold (issue 11).
+  bool samples_in_file = false;
+  uint64_t samples_end = 0;
   std::vector<RawPoint> points;  // the last snapshot
   std::vector<std::string> notes;
   uint64_t lost_samples = 0;
@@ -130,7 +137,17 @@ bool decode_points(const std::string& buf, size_t pos, size_t end,
 bool decode_experiment(const std::string& buf, size_t pos, size_t end,
                        RawExperiment* out);
 
-// Reads one raw file. On failure returns false and sets *error to one line.
+// Calls fn for every sample of `p` in file order: from p.samples, or, when
+// p.samples_in_file, read again from p.path one record at a time (memory:
+// one record, whatever the run's length). False, with a one-line *error,
+// when the file cannot be read again (removed, or replaced by another);
+// the samples before the failure were passed to fn.
+bool for_each_sample(const RawProcess& p,
+                     const std::function<void(const RawSample&)>& fn,
+                     std::string* error);
+
+// Reads one raw file, samples included. On failure returns false and sets
+// *error to one line.
 bool read_raw_file(const std::string& path, RawProcess* out,
                    std::string* error);
 
@@ -139,7 +156,8 @@ bool read_raw_file(const std::string& path, RawProcess* out,
 bool parse_raw_bytes(const std::string& bytes, const std::string& path,
                      RawProcess* out, std::string* error);
 
-// Reads every *.awr file in `dir`, ordered by name.
+// Reads every *.awr file in `dir`, ordered by name, leaving the samples in
+// the files (samples_in_file): the files must stay until for_each_sample.
 bool read_raw_dir(const std::string& dir, std::vector<RawProcess>* out,
                   std::string* error);
 

@@ -43,5 +43,26 @@ TEST(ExperimentCpu, AWindowBeforeTheDroppedPastIsUnknown) {
   EXPECT_DOUBLE_EQ(experiment_cpu_s(t, 1, 50, 20), 2e-9);
 }
 
+// The streaming sum a finished run's ingest uses gives what the timeline of
+// all samples gives, for overlapping windows and samples out of order.
+TEST(WindowWeights, SumsWhatTheTimelineSumsWithoutKeepingSamples) {
+  std::vector<std::pair<uint64_t, uint64_t>> windows = {
+      {500, 900}, {100, 300}, {200, 600}, {250, 260}, {900, 1000}, {0, 0}};
+  WindowWeights w(windows);
+  SampleTimeline t;
+  uint64_t x = 12345;
+  for (int i = 0; i < 2000; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    uint64_t time = (x >> 33) % 1100;
+    uint32_t weight = uint32_t((x >> 20) % 3);  // 0 counts as 1
+    w.add(time, weight);
+    t.add(time, weight);
+  }
+  for (size_t i = 0; i < windows.size(); ++i)
+    EXPECT_EQ(w.weight(i), t.weight_in(windows[i].first, windows[i].second))
+        << "window " << i;
+  EXPECT_EQ(w.weight(5), 0u);  // empty window
+}
+
 }  // namespace
 }  // namespace andweorc::ingest

@@ -40,6 +40,68 @@ TEST(Label, ApplyReturnsWhatTheCallableReturns) {
   EXPECT_EQ(calls, 1);
 }
 
+// Results in registers come back through the trampoline (every register
+// class: rax, rax:rdx, xmm0, st0), whether the callable travels in the
+// argument register (small temporaries) or by address.
+TEST(Label, ApplyReturnsEveryRegisterClass) {
+  andweorc::Label l("k", "v");
+  double d = 2.5;
+  long double ld = 1.25L;
+  uint64_t big = 0x123456789abcdef0ull, a = 3, b = 4;
+  EXPECT_EQ(l.apply([d] { return d * 2; }), 5.0);             // xmm0
+  EXPECT_EQ(l.apply([&] { return float(d); }), 2.5f);         // by reference
+  EXPECT_EQ(l.apply([&] { return ld * 2; }), 2.5L);           // st0
+  EXPECT_EQ(l.apply([big] { return big; }), big);             // all 64 bits
+  EXPECT_EQ(l.apply([&] { return a * b + big; }), big + 12);  // 24 bytes
+  EXPECT_TRUE(l.apply([big] { return big != 0; }));           // bool
+  EXPECT_EQ(l.apply([] { return -7; }), -7);                  // sign
+  __int128 wide = (__int128(big) << 64) | 5;
+  EXPECT_TRUE(l.apply([&] { return wide; }) == wide);  // rax:rdx
+  EXPECT_EQ(l.apply([&] { return &d; }), &d);          // pointer
+  enum class Color : uint8_t { kRed = 1, kBlue = 200 };
+  EXPECT_EQ(l.apply([] { return Color::kBlue; }), Color::kBlue);
+  int x = 1;
+  int&& rr = l.apply([&]() -> int&& { return std::move(x); });
+  EXPECT_EQ(&rr, &x);
+  const int& cr = l.apply([&]() -> const int& { return x; });
+  EXPECT_EQ(&cr, &x);
+  // In memory (not a register type): a 24-byte aggregate.
+  struct Three {
+    uint64_t a, b, c;
+  };
+  Three t = l.apply([&] { return Three{a, b, big}; });
+  EXPECT_EQ(t.a + t.b, 7u);
+  EXPECT_EQ(t.c, big);
+}
+
+// A callable passed as an lvalue is called in place: a mutable one keeps
+// its state changes (only temporaries are copied into a register).
+TEST(Label, ApplyCallsAnLvalueInPlace) {
+  andweorc::Label l("k", "v");
+  auto counter = [n = 0]() mutable { return ++n; };
+  EXPECT_EQ(l.apply(counter), 1);
+  EXPECT_EQ(l.apply(counter), 2);
+  EXPECT_EQ(counter(), 3);
+  const auto fixed = [] { return 9; };
+  EXPECT_EQ(l.apply(fixed), 9);
+  int calls = 0;
+  auto bump = [&calls] { ++calls; };
+  l.apply(bump);
+  l.apply(std::move(bump));
+  EXPECT_EQ(calls, 2);
+}
+
+TEST(Label, ExceptionsPassThroughEitherWayOfPassingTheCallable) {
+  andweorc::Label l("k", "v");
+  int code = 4;
+  // In a register (one capture) and by address (two captures).
+  EXPECT_THROW(l.apply([code]() -> int { throw std::runtime_error("a"); }),
+               std::runtime_error);
+  EXPECT_THROW(l.apply([code, &l]() -> int { throw std::runtime_error("b"); }),
+               std::runtime_error);
+  EXPECT_EQ(l.apply([code] { return code; }), 4);
+}
+
 TEST(Label, ExceptionsPassThroughTheTrampoline) {
   andweorc::Label l("k", "v");
   EXPECT_THROW(l.apply([]() -> int { throw std::runtime_error("boom"); }),
@@ -156,8 +218,11 @@ std::vector<std::pair<std::string, std::vector<std::string>>> functions_in(
     if (nl == std::string::npos) nl = text.size();
     std::string line = text.substr(pos, nl - pos);
     pos = nl + 1;
+    // A header is "ADDR <name>:" alone on its line; an instruction line
+    // (tab-separated) may name a symbol with ">:" inside ("<...>::type").
     size_t lt = line.find(" <"), gt = line.rfind(">:");
-    if (lt != std::string::npos && gt != std::string::npos && gt > lt)
+    if (line.find('\t') == std::string::npos && lt != std::string::npos &&
+        gt != std::string::npos && gt > lt && gt + 2 == line.size())
       out.push_back({line.substr(lt + 2, gt - lt - 2), {}});
     else if (!out.empty() && line.find('\t') != std::string::npos)
       out.back().second.push_back(line);
