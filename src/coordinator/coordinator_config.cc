@@ -50,7 +50,7 @@ CoordinatorConfig config_from_environment() {
   c.function_granularity = env("ANDWEORC_GRANULARITY") == "function";
   c.auto_granularity = env("ANDWEORC_GRANULARITY") == "auto";
   c.period_ns = env_u64("ANDWEORC_SAMPLE_PERIOD_NS", c.period_ns);
-  c.delay_ramps = env("ANDWEORC_DELAY_RAMP") != "0";
+  c.delay_ramps = env("ANDWEORC_DELAY_RAMP") == "1";
   return c;
 }
 

@@ -25,9 +25,11 @@ struct CoordinatorConfig {
   // still in play (experiment_planner.h, P6).
   bool auto_granularity = false;
   uint64_t period_ns = 1000000;  // ANDWEORC_SAMPLE_PERIOD_NS
-  // A hit's delay is released over the period its sample stands for
-  // (runtime/delay_ramp.h); ANDWEORC_DELAY_RAMP=0: at once, as Coz does.
-  bool delay_ramps = true;
+  // ANDWEORC_DELAY_RAMP=1: a hit's delay is released over the period its
+  // sample stands for (runtime/delay_ramp.h). Off by default: measured, it
+  // helps coarse samples on barriers and joins but shifts delay into the
+  // next lock holder's critical section (docs/design.md §9, "Delay ramps").
+  bool delay_ramps = false;
 };
 
 CoordinatorConfig config_from_environment();
