@@ -82,15 +82,28 @@ void expect_same_samples(const std::vector<RawSample>& a,
   }
 }
 
-TEST(RawStream, ReadDirLeavesSamplesInTheFileAndStreamsThemBack) {
-  RawFile f = stream_file();
-  char dir[] = "/tmp/andweorc-stream-test-XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
-  std::string path = std::string(dir) + "/1" + raw::kRawSuffix;
-  {
+// A temporary raw-data directory with one process's file holding `bytes`,
+// as `andweorc run` leaves it; removed with the object.
+struct StreamDir {
+  char dir[40] = "/tmp/andweorc-stream-test-XXXXXX";
+  std::string path;
+  explicit StreamDir(const std::string& bytes) {
+    if (mkdtemp(dir) == nullptr) return;  // path stays empty: tests fail
+    path = std::string(dir) + "/1" + raw::kRawSuffix;
     std::ofstream out(path, std::ios::binary);
-    out << f.bytes();
+    out << bytes;
   }
+  ~StreamDir() {
+    unlink(path.c_str());
+    rmdir(dir);
+  }
+};
+
+TEST(RawStream, ReadDirLeavesSamplesInTheFileAndStreamsThemBack) {
+  StreamDir d(stream_file().bytes());
+  ASSERT_FALSE(d.path.empty());
+  const char* dir = d.dir;
+  const std::string& path = d.path;
   std::vector<RawProcess> procs;
   std::string error;
   ASSERT_TRUE(read_raw_dir(dir, &procs, &error)) << error;
@@ -128,21 +141,15 @@ TEST(RawStream, ReadDirLeavesSamplesInTheFileAndStreamsThemBack) {
   EXPECT_NEAR(a.experiments[1].cpu_s, 0.040, 1e-12);
   EXPECT_EQ(a.experiments[0].cpu_s, b.experiments[0].cpu_s);
   EXPECT_EQ(a.experiments[1].cpu_s, b.experiments[1].cpu_s);
-  unlink(path.c_str());
-  rmdir(dir);
 }
 
 TEST(RawStream, StreamsOnlyWhatWasReadEvenIfTheFileGrew) {
   // A live snapshot reads files that are still written to: the samples of
   // a record appended after the read are not in that profile.
-  RawFile f = stream_file();
-  char dir[] = "/tmp/andweorc-stream-test-XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
-  std::string path = std::string(dir) + "/1" + raw::kRawSuffix;
-  {
-    std::ofstream out(path, std::ios::binary);
-    out << f.bytes();
-  }
+  StreamDir d(stream_file().bytes());
+  ASSERT_FALSE(d.path.empty());
+  const char* dir = d.dir;
+  const std::string& path = d.path;
   std::vector<RawProcess> procs;
   std::string error;
   ASSERT_TRUE(read_raw_dir(dir, &procs, &error)) << error;
@@ -156,19 +163,13 @@ TEST(RawStream, StreamsOnlyWhatWasReadEvenIfTheFileGrew) {
   bool ok = false;
   EXPECT_EQ(streamed(procs[0], &ok, &error).size(), 100u);
   EXPECT_TRUE(ok) << error;
-  unlink(path.c_str());
-  rmdir(dir);
 }
 
 TEST(RawStream, AFileGoneBeforeItsSamplesAreReadIsAWarningNotACrash) {
-  RawFile f = stream_file();
-  char dir[] = "/tmp/andweorc-stream-test-XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
-  std::string path = std::string(dir) + "/1" + raw::kRawSuffix;
-  {
-    std::ofstream out(path, std::ios::binary);
-    out << f.bytes();
-  }
+  StreamDir d(stream_file().bytes());
+  ASSERT_FALSE(d.path.empty());
+  const char* dir = d.dir;
+  const std::string& path = d.path;
   std::vector<RawProcess> procs;
   std::string error;
   ASSERT_TRUE(read_raw_dir(dir, &procs, &error)) << error;
@@ -191,23 +192,18 @@ TEST(RawStream, AFileGoneBeforeItsSamplesAreReadIsAWarningNotACrash) {
 TEST(RawStream, ACutFileStreamsTheSamplesBeforeTheCut) {
   RawFile f = stream_file();
   for (size_t cut : {f.size() - 3, f.size() / 2, size_t(200), size_t(20)}) {
-    std::string path = f.write(cut);
-    char dir[] = "/tmp/andweorc-stream-test-XXXXXX";
-    ASSERT_NE(mkdtemp(dir), nullptr);
-    std::string in_dir = std::string(dir) + "/1" + raw::kRawSuffix;
-    ASSERT_EQ(rename(path.c_str(), in_dir.c_str()), 0);
+    StreamDir d(f.bytes().substr(0, cut));
+    ASSERT_FALSE(d.path.empty());
     std::vector<RawProcess> procs;
     RawProcess loaded;
     std::string error;
-    ASSERT_TRUE(read_raw_dir(dir, &procs, &error)) << error;
-    ASSERT_TRUE(read_raw_file(in_dir, &loaded, &error)) << error;
+    ASSERT_TRUE(read_raw_dir(d.dir, &procs, &error)) << error;
+    ASSERT_TRUE(read_raw_file(d.path, &loaded, &error)) << error;
     EXPECT_EQ(procs[0].truncated, loaded.truncated) << "cut at " << cut;
     EXPECT_EQ(procs[0].experiments.size(), loaded.experiments.size());
     bool ok = false;
     expect_same_samples(streamed(procs[0], &ok, &error), loaded.samples);
     EXPECT_TRUE(ok) << error;
-    unlink(in_dir.c_str());
-    rmdir(dir);
   }
 }
 
