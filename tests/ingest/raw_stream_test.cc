@@ -102,11 +102,9 @@ struct StreamDir {
 TEST(RawStream, ReadDirLeavesSamplesInTheFileAndStreamsThemBack) {
   StreamDir d(stream_file().bytes());
   ASSERT_FALSE(d.path.empty());
-  const char* dir = d.dir;
-  const std::string& path = d.path;
   std::vector<RawProcess> procs;
   std::string error;
-  ASSERT_TRUE(read_raw_dir(dir, &procs, &error)) << error;
+  ASSERT_TRUE(read_raw_dir(d.dir, &procs, &error)) << error;
   ASSERT_EQ(procs.size(), 1u);
   const RawProcess& p = procs[0];
   EXPECT_TRUE(p.samples_in_file);
@@ -115,7 +113,7 @@ TEST(RawStream, ReadDirLeavesSamplesInTheFileAndStreamsThemBack) {
   EXPECT_FALSE(p.truncated);
 
   RawProcess loaded;
-  ASSERT_TRUE(read_raw_file(path, &loaded, &error)) << error;
+  ASSERT_TRUE(read_raw_file(d.path, &loaded, &error)) << error;
   EXPECT_EQ(loaded.samples.size(), 100u);
   bool ok = false;
   expect_same_samples(streamed(p, &ok, &error), loaded.samples);
@@ -148,15 +146,13 @@ TEST(RawStream, StreamsOnlyWhatWasReadEvenIfTheFileGrew) {
   // a record appended after the read are not in that profile.
   StreamDir d(stream_file().bytes());
   ASSERT_FALSE(d.path.empty());
-  const char* dir = d.dir;
-  const std::string& path = d.path;
   std::vector<RawProcess> procs;
   std::string error;
-  ASSERT_TRUE(read_raw_dir(dir, &procs, &error)) << error;
+  ASSERT_TRUE(read_raw_dir(d.dir, &procs, &error)) << error;
   {
     std::string body = stream_sample_body(9, 5, {0x400100});
     raw::RecordHeader h{raw::kSamples, uint32_t(body.size())};
-    std::ofstream out(path, std::ios::binary | std::ios::app);
+    std::ofstream out(d.path, std::ios::binary | std::ios::app);
     out.write(reinterpret_cast<char*>(&h), sizeof h);
     out << body;
   }
@@ -168,24 +164,22 @@ TEST(RawStream, StreamsOnlyWhatWasReadEvenIfTheFileGrew) {
 TEST(RawStream, AFileGoneBeforeItsSamplesAreReadIsAWarningNotACrash) {
   StreamDir d(stream_file().bytes());
   ASSERT_FALSE(d.path.empty());
-  const char* dir = d.dir;
-  const std::string& path = d.path;
   std::vector<RawProcess> procs;
   std::string error;
-  ASSERT_TRUE(read_raw_dir(dir, &procs, &error)) << error;
-  unlink(path.c_str());
-  rmdir(dir);
+  ASSERT_TRUE(read_raw_dir(d.dir, &procs, &error)) << error;
+  unlink(d.path.c_str());
+  rmdir(d.dir);
   bool ok = true;
   EXPECT_TRUE(streamed(procs[0], &ok, &error).empty());
   EXPECT_FALSE(ok);
-  EXPECT_NE(error.find(path), std::string::npos) << error;
+  EXPECT_NE(error.find(d.path), std::string::npos) << error;
   symbols::Symbolizer symbolizer;
   profile::Profile prof;
   build_profile(procs, BuildOptions{}, symbolizer, &prof);
   EXPECT_EQ(prof.samples, 0u);
   bool warned = false;
   for (const auto& w : prof.warnings)
-    warned = warned || w.find(path) != std::string::npos;
+    warned = warned || w.find(d.path) != std::string::npos;
   EXPECT_TRUE(warned);
 }
 
