@@ -49,8 +49,11 @@ CoordinatorConfig config_from_environment() {
   c.seed = env_u64("ANDWEORC_SEED", 0);
   c.function_granularity = env("ANDWEORC_GRANULARITY") == "function";
   c.auto_granularity = env("ANDWEORC_GRANULARITY") == "auto";
+  c.adaptive_granularity = env("ANDWEORC_GRANULARITY") == "adaptive" ||
+                           env("ANDWEORC_GRANULARITY").empty();
   c.period_ns = env_u64("ANDWEORC_SAMPLE_PERIOD_NS", c.period_ns);
   c.delay_ramps = env("ANDWEORC_DELAY_RAMP") == "1";
+  c.delay_credit = env("ANDWEORC_DELAY_CREDIT") != "0";
   return c;
 }
 

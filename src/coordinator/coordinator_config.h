@@ -24,12 +24,21 @@ struct CoordinatorConfig {
   // ANDWEORC_GRANULARITY=auto: functions first, then the lines of those
   // still in play (experiment_planner.h, P6).
   bool auto_granularity = false;
+  // ANDWEORC_GRANULARITY=adaptive (and unset): lines while the most sampled
+  // lines a plan can reach hold nearly all the samples, else as auto; chosen
+  // once, from the first samples (experiment_runner.h, granularity_choice).
+  bool adaptive_granularity = false;
   uint64_t period_ns = 1000000;  // ANDWEORC_SAMPLE_PERIOD_NS
   // ANDWEORC_DELAY_RAMP=1: a hit's delay is released over the period its
   // sample stands for (runtime/delay_ramp.h). Off by default: measured, it
   // helps coarse samples on barriers and joins but shifts delay into the
   // next lock holder's critical section (docs/design.md §9, "Delay ramps").
   bool delay_ramps = false;
+  // ANDWEORC_DELAY_CREDIT=0 turns it off: a lump of delay is owed only for
+  // the part of its sample's window a thread spent running (a thread
+  // blocked then, and woken by another thread, is credited its share:
+  // runtime/delay_credit.h).
+  bool delay_credit = true;
 };
 
 CoordinatorConfig config_from_environment();

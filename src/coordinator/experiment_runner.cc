@@ -138,7 +138,7 @@ std::vector<planner::Candidate> ExperimentRunner::candidates() {
     return out;
   }
   // --fixed-line names lines: auto plans them as lines.
-  if (!config_.auto_granularity || !fixed_lines_.empty())
+  if (!functions_first() || !fixed_lines_.empty())
     return tier(config_.function_granularity);
   std::vector<planner::Candidate> out = tier(true);
   std::vector<planner::Candidate> lines = tier(false);
@@ -151,6 +151,22 @@ std::vector<planner::Candidate> ExperimentRunner::candidates() {
     out.push_back(std::move(c));
   }
   return out;
+}
+
+bool ExperimentRunner::functions_first() {
+  if (config_.auto_granularity) return true;
+  if (!config_.adaptive_granularity || config_.function_granularity)
+    return false;
+  if (granularity_ == planner::GranularityChoice::kUndecided) {
+    // Lines until the first samples show how they spread; then for good,
+    // so that the plan does not switch back and forth.
+    std::vector<uint64_t> samples(catalog_.size());
+    for (uint32_t i = 0; i < catalog_.size(); ++i)
+      samples[i] = catalog_.line_samples(i);
+    granularity_ = planner::choose_granularity(
+        samples, planner_options(config_), &granularity_evidence_);
+  }
+  return granularity_ == planner::GranularityChoice::kFunctionsFirst;
 }
 
 std::vector<planner::Candidate> ExperimentRunner::tier(bool by_function) {
@@ -288,7 +304,8 @@ ExperimentRunner::Running ExperimentRunner::begin(uint32_t sel,
                                            : runtime::Granularity::kLine);
   engine_.start_experiment(config_.period_ns * uint64_t(speedup) / 100,
                            r.start + kLeaseNs,
-                           config_.delay_ramps ? config_.period_ns : 0);
+                           config_.delay_ramps ? config_.period_ns : 0,
+                           config_.delay_credit ? config_.period_ns : 0);
   return r;
 }
 

@@ -104,7 +104,20 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::sync_epoch(DelayAccount& a) {
     a.local = __atomic_load_n(&s_->start_global, __ATOMIC_ACQUIRE);
     a.blocked_global = a.local;
     a.debt_at_block = 0;
+    a.lumps_seen = 0;  // the lump log keeps each lump's experiment
   }
+}
+
+ANDWEORC_SIGNAL_SAFE void DelayEngine::take_lump_credit(DelayAccount& a) {
+  if (__atomic_load_n(&s_->lumps.window_per_hit, __ATOMIC_ACQUIRE) == 0) return;
+  uint64_t to = __atomic_load_n(&s_->global, __ATOMIC_ACQUIRE);
+  if (to <= a.lumps_seen) return;
+  uint64_t credit =
+      lump_credit(s_->lumps, a.epoch, a.spans, a.lump_id, a.lumps_seen, to);
+  // Lumps in [lumps_seen, to) not readable now (being written, or already
+  // overwritten) are never looked at again: paid in full.
+  a.lumps_seen = to;
+  if (credit != 0) add_local(a, credit);
 }
 
 ANDWEORC_SIGNAL_SAFE void DelayEngine::add_hits(DelayAccount& a,
@@ -120,8 +133,21 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::add_hits(DelayAccount& a,
     // when ramps are off or none is free.
     uint64_t window =
         __atomic_load_n(&s_->ramps.window_per_hit, __ATOMIC_ACQUIRE) * hits;
-    if (!ramp_post(s_->ramps, a.ramp, a.epoch, add, window, clock_()))
-      __atomic_add_fetch(&s_->global, add, __ATOMIC_ACQ_REL);
+    if (!ramp_post(s_->ramps, a.ramp, a.epoch, add, window, clock_())) {
+      uint64_t start = __atomic_fetch_add(&s_->global, add, __ATOMIC_ACQ_REL);
+      // Logged with the time it stands for: threads blocked then are
+      // credited their share (delay_credit.h).
+      uint64_t w = __atomic_load_n(&s_->lumps.window_per_hit, __ATOMIC_ACQUIRE);
+      if (w != 0) {
+        uint64_t now = clock_();
+        uint64_t span = w * hits * a.scale / 1024;
+        // A fork child's copy of this account keeps the id: the two then
+        // ignore each other's lumps (they pay them in full, as before).
+        if (a.lump_id == 0) a.lump_id = lump_new_id(s_->lumps);
+        lump_post(s_->lumps, a.epoch, start, add, now > span ? now - span : 0,
+                  now, a.lump_id);
+      }
+    }
     add_local(a, add);  // the sped-up thread itself is not delayed
   }
 }
@@ -150,6 +176,7 @@ ANDWEORC_SIGNAL_SAFE uint64_t DelayEngine::catch_up(DelayAccount& a) {
 
 // Called with busy set.
 ANDWEORC_SIGNAL_SAFE uint64_t DelayEngine::pay(DelayAccount& a) {
+  take_lump_credit(a);
   uint64_t g = global();
   uint64_t local = a.local;
   if (g <= local || g - local < kMinSleepNs) return 0;
@@ -167,11 +194,14 @@ ANDWEORC_SIGNAL_SAFE uint64_t DelayEngine::pay(DelayAccount& a) {
 ANDWEORC_SIGNAL_SAFE void DelayEngine::pre_block(DelayAccount& a) {
   if (!enter(a)) return;
   sync_epoch(a);
+  take_lump_credit(a);  // before the debt it carries into the wait
   uint64_t g = global();
   a.blocked_global = g;
   uint64_t local = a.local;
   a.debt_at_block = g > local ? g - local : 0;
-  if (a.debt_at_block != 0) a.blocked_at_ns = clock_();
+  bool spans = __atomic_load_n(&s_->lumps.window_per_hit, __ATOMIC_ACQUIRE);
+  a.block_began_ns = spans || a.debt_at_block != 0 ? clock_() : 0;
+  a.blocked_at_ns = a.block_began_ns;
   leave(a);
 }
 
@@ -183,16 +213,28 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::post_block(DelayAccount& a,
     uint64_t g = global();
     // Delays inserted while we were blocked were paid by our waker.
     uint64_t credit = g > a.blocked_global ? g - a.blocked_global : 0;
-    if (a.debt_at_block != 0) {
-      uint64_t waited = clock_() - a.blocked_at_ns;
-      credit += waited < a.debt_at_block ? waited : a.debt_at_block;
-      a.debt_at_block = 0;
+    uint64_t now = a.block_began_ns != 0 ? clock_() : 0;
+    uint64_t absorbed = 0;
+    if (a.debt_at_block != 0 && a.blocked_at_ns != 0) {
+      uint64_t waited = now - a.blocked_at_ns;
+      absorbed = waited < a.debt_at_block ? waited : a.debt_at_block;
+      credit += absorbed;
     }
+    a.debt_at_block = 0;
     if (credit != 0) add_local(a, credit);
+    if (a.block_began_ns != 0) {
+      // The wait, less what paid the debt carried into it, stood in for
+      // delays: lumps posted later whose window covers it are credited.
+      spans_add(a.spans, a.block_began_ns + absorbed, now);
+      // Lumps posted while we were blocked are in the credit above.
+      a.lumps_seen = __atomic_load_n(&s_->global, __ATOMIC_ACQUIRE);
+    }
   } else {
     a.debt_at_block = 0;
     pay(a);
   }
+  a.block_began_ns = 0;
+  a.blocked_at_ns = 0;
   leave(a);
 }
 
@@ -234,6 +276,7 @@ void DelayEngine::attach_shared(ExperimentShared* shared) {
   move(&shared->expires_ns, &s_->expires_ns);
   // Ramps are idle before the first experiment: the setting is all.
   move(&shared->ramps.window_per_hit, &s_->ramps.window_per_hit);
+  move(&shared->lumps.window_per_hit, &s_->lumps.window_per_hit);
   __atomic_store_n(&shared->epoch,
                    __atomic_load_n(&s_->epoch, __ATOMIC_ACQUIRE),
                    __ATOMIC_RELEASE);
@@ -244,11 +287,14 @@ void DelayEngine::attach_shared(ExperimentShared* shared) {
 }
 
 void DelayEngine::start_experiment(uint64_t delay_per_hit, uint64_t expires_ns,
-                                   uint64_t window_per_hit) {
+                                   uint64_t window_per_hit,
+                                   uint64_t credit_window_per_hit) {
   // The last experiment's ramps keep what they released by its end; the
   // rest is never owed (threads start this one from start_global).
   ramp_fold_all(s_->ramps, clock_());
   __atomic_store_n(&s_->ramps.window_per_hit, window_per_hit, __ATOMIC_RELEASE);
+  __atomic_store_n(&s_->lumps.window_per_hit, credit_window_per_hit,
+                   __ATOMIC_RELEASE);
   __atomic_store_n(&s_->hits, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&s_->expires_ns, expires_ns, __ATOMIC_RELEASE);
   __atomic_store_n(&s_->start_global, global(), __ATOMIC_RELEASE);

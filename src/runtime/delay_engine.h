@@ -45,6 +45,7 @@
 
 #include <stdint.h>
 
+#include "runtime/delay_credit.h"
 #include "runtime/delay_ramp.h"
 #include "runtime/signal_safe.h"
 
@@ -79,6 +80,13 @@ struct DelayAccount {
   uint32_t scale = 1024;
   // The ramp this thread's hits release their delay through (delay_ramp.h).
   RampClaim ramp;
+  // Lump credit (delay_credit.h): this account's id in the lump log (0:
+  // none yet), the instant count up to which lumps were looked at, when the
+  // current block began, and the recent blocked spans ended by a wake-up.
+  uint32_t lump_id = 0;
+  uint64_t lumps_seen = 0;
+  uint64_t block_began_ns = 0;
+  BlockedSpans spans;
 };
 
 // Sleeps about `ns`; returns how long it really slept (measured).
@@ -116,6 +124,9 @@ struct ExperimentShared {
   // Hits release their delay over the time their samples stand for
   // (delay_ramp.h); `global` above is the part that entered at once.
   RampSet ramps;
+  // The lumps that entered `global`, with the time each stands for, so that
+  // threads blocked meanwhile are credited (delay_credit.h).
+  LumpLog lumps;
 };
 
 class DelayEngine {
@@ -164,9 +175,12 @@ class DelayEngine {
   // `window_per_hit`: the wall time one hit stands for (the sample period);
   // a hit's delay is released over that many ns per hit (delay_ramp.h). 0:
   // at once, as Coz does. What a ramp has not released when the experiment
-  // ends is dropped.
+  // ends is dropped. `credit_window_per_hit`: the same for lumps (delays
+  // that enter at once): threads blocked within that window of a hit are
+  // credited with their share (delay_credit.h); 0: Coz's rule.
   void start_experiment(uint64_t delay_per_hit, uint64_t expires_ns = 0,
-                        uint64_t window_per_hit = 0);
+                        uint64_t window_per_hit = 0,
+                        uint64_t credit_window_per_hit = 0);
   // Moves the running experiment's expiry (the coordinator's lease).
   void renew(uint64_t expires_ns);
   // Stops adding delays; debts are still paid until the next start.
@@ -201,6 +215,8 @@ class DelayEngine {
   ANDWEORC_SIGNAL_SAFE void sync_epoch(DelayAccount& a);
   ANDWEORC_SIGNAL_SAFE void add_hits(DelayAccount& a, uint64_t hits);
   ANDWEORC_SIGNAL_SAFE uint64_t pay(DelayAccount& a);
+  // Credits the lumps posted since the account last looked (delay_credit.h).
+  ANDWEORC_SIGNAL_SAFE void take_lump_credit(DelayAccount& a);
 
   Sleeper sleeper_;
   uint64_t (*clock_)();
