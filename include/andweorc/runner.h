@@ -79,8 +79,10 @@ struct RunnerConfig {
   std::vector<std::string> source_scope;
   uint64_t seed = 0;  // 0: from the clock
   // What an experiment speeds up, as `andweorc run --granularity`: "line",
-  // "function" or "auto" (functions first, then the lines of the functions
-  // that matter; max_lines then caps each of the two tiers).
+  // "function", "auto" (functions first, then the lines of the functions
+  // that matter; max_lines then caps each of the two tiers) or "adaptive"
+  // (lines, or auto when the samples spread over more lines than the plan
+  // reaches: `andweorc run`'s default).
   std::string granularity = "line";
 };
 

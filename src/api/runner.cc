@@ -118,6 +118,7 @@ void run_schedule(Job* job) {
   cc.period_ns = runtime::config().period_ns;
   cc.function_granularity = c.granularity == "function";
   cc.auto_granularity = c.granularity == "auto";
+  cc.adaptive_granularity = c.granularity == "adaptive";
   planner::PlannerOptions po =
       coordinator::ExperimentRunner::planner_options(cc);
   po.levels.clear();
@@ -162,8 +163,9 @@ std::string check_config(const RunnerConfig& c) {
   if (c.baseline_rounds < 0 || c.max_lines < 1 || c.repetitions < 1)
     return "baseline_rounds must be >= 0, max_lines and repetitions >= 1";
   if (c.granularity != "line" && c.granularity != "function" &&
-      c.granularity != "auto")
-    return "granularity must be \"line\", \"function\" or \"auto\"";
+      c.granularity != "auto" && c.granularity != "adaptive")
+    return "granularity must be \"line\", \"function\", \"auto\" or "
+           "\"adaptive\"";
   if (c.speedups.empty()) return "speedups must not be empty";
   if (std::none_of(c.speedups.begin(), c.speedups.end(),
                    [](int s) { return s > 0; }))
@@ -231,6 +233,10 @@ Results Runner::run(const std::string& point) {
   data->profile.settings.granularity =
       config_.granularity == "function" ? "function" : "line";
   data->profile.settings.coarse_to_fine = config_.granularity == "auto";
+  if (config_.granularity == "adaptive")
+    for (const auto& e : data->profile.experiments)
+      if (e.granularity == "function")
+        data->profile.settings.coarse_to_fine = true;
   api::fill_impacts(data.get());
   data->seconds = seconds();
   return results;

@@ -354,8 +354,9 @@ CommandRunner add_attach_command(CLI::App& app) {
       ->group(causal);
   cmd->add_option("--granularity", o->granularity,
                   "Speed up a single line or a whole function; auto: "
-                  "functions first, then their lines")
-      ->check(CLI::IsMember({"line", "function", "auto"}))
+                  "functions first, then their lines; adaptive: lines, or "
+                  "auto when the samples spread over many lines")
+      ->check(CLI::IsMember({"adaptive", "line", "function", "auto"}))
       ->capture_default_str()
       ->group(causal);
   cmd->add_option("--delay-mode", o->delay_mode,

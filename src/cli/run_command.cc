@@ -305,8 +305,10 @@ CommandRunner add_run_command(CLI::App& app,
       ->group(causal);
   cmd->add_option("--granularity", o->granularity,
                   "Speed up a single line or a whole function; auto: "
-                  "functions first, then the lines of those found significant")
-      ->check(CLI::IsMember({"line", "function", "auto"}))
+                  "functions first, then the lines of those found "
+                  "significant; adaptive: lines, or auto when the samples "
+                  "spread over more lines than experiments can cover")
+      ->check(CLI::IsMember({"adaptive", "line", "function", "auto"}))
       ->capture_default_str()
       ->group(causal);
   cmd->add_option("--delay-mode", o->delay_mode,

@@ -55,11 +55,15 @@ profile::Profile profile_of_run(const RunOptions& o,
   prof.settings.experiment_time_s = double(settings.experiment_ns) / 1e9;
   prof.settings.seed = o.seed;
   // auto: each experiment records its granularity; the finest is "line".
+  // adaptive: "line", and coarse to fine if it chose functions first.
   prof.settings.coarse_to_fine = o.granularity == "auto";
-  prof.settings.granularity = o.granularity == "auto" ? "line" : o.granularity;
+  prof.settings.granularity = o.granularity == "function" ? "function" : "line";
   symbols::Symbolizer symbolizer;
   ingest::build_profile(raw, {o.binary_scope, o.source_scope}, symbolizer,
                         &prof);
+  if (o.granularity == "adaptive")
+    for (const auto& e : prof.experiments)
+      if (e.granularity == "function") prof.settings.coarse_to_fine = true;
   if (!o.no_experiments && !o.end_to_end)
     prof.convergence = experiments::convergence_of(prof.experiments);
   if (child.descendants_left > 0)

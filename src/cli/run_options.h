@@ -42,7 +42,7 @@ struct RunOptions {
   bool end_to_end = false;
   std::string experiment_time = "200ms";
   uint64_t seed = 0;
-  std::string granularity = "line";
+  std::string granularity = "adaptive";
   std::string delay_mode = "sleep";
   std::string format;  // json or coz; default from the output's extension
   bool until_stable = false;

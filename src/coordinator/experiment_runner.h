@@ -20,6 +20,7 @@
 #include "coordinator/experiment_record.h"
 #include "coordinator/line_catalog.h"
 #include "planner/experiment_planner.h"
+#include "planner/granularity_choice.h"
 #include "runtime/delay_engine.h"
 
 namespace andweorc::coordinator {
@@ -62,6 +63,10 @@ class ExperimentRunner {
   // Fills region_ids_.
   std::vector<planner::Candidate> candidates();
   std::vector<planner::Candidate> tier(bool by_function);
+  // Whether functions are planned first: --granularity auto, or adaptive
+  // once the samples spread over more lines than a plan reaches
+  // (planner/granularity_choice.h).
+  bool functions_first();
   // Auto: the function ids whose code holds each line id (from the address
   // table; a line inlined into several functions has several).
   const std::vector<std::vector<uint32_t>>& line_functions();
@@ -99,6 +104,9 @@ class ExperimentRunner {
   std::vector<uint32_t> fixed_lines_;
   std::map<std::string, uint32_t> region_ids_;         // key -> selection
   std::vector<std::vector<uint32_t>> line_functions_;  // see line_functions()
+  planner::GranularityChoice granularity_ =
+      planner::GranularityChoice::kUndecided;  // adaptive's choice
+  planner::GranularityEvidence granularity_evidence_;
   // Live controls: the loop that takes commands, and the pin in force
   // (candidates() offers only these selections while `pinned_`).
   ControlLoop controls_;
