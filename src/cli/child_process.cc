@@ -1,6 +1,7 @@
 // child_process.cc: see child_process.h.
 #include "cli/child_process.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -84,7 +85,77 @@ int wait_for_descendants(double limit_s) {
   return left;
 }
 
+// The pid, parent and process group of every process, from /proc/N/stat
+// ("pid (comm) state ppid pgrp ..."; comm may hold spaces and parentheses,
+// so the fields are read after its last ')').
+struct ProcEntry {
+  pid_t pid, parent, group;
+};
+std::vector<ProcEntry> all_processes() {
+  std::vector<ProcEntry> out;
+  DIR* d = opendir("/proc");
+  if (d == nullptr) return out;
+  while (dirent* e = readdir(d)) {
+    char* end = nullptr;
+    long pid = std::strtol(e->d_name, &end, 10);
+    if (pid <= 0 || *end != '\0') continue;
+    char path[64], buf[512];
+    std::snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;  // gone meanwhile
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) continue;
+    buf[n] = '\0';
+    const char* rp = std::strrchr(buf, ')');
+    char state;
+    long parent, group;
+    if (rp == nullptr ||
+        std::sscanf(rp + 1, " %c %ld %ld", &state, &parent, &group) != 3)
+      continue;
+    out.push_back({pid_t(pid), pid_t(parent), pid_t(group)});
+  }
+  closedir(d);
+  return out;
+}
+
 }  // namespace
+
+std::vector<int> program_tree_pids() {
+  std::vector<ProcEntry> procs = all_processes();
+  pid_t self = getpid();
+  pid_t child = pid_t(g_child_pid);
+  pid_t child_group = 0;
+  for (const ProcEntry& p : procs)
+    if (p.pid == child) child_group = p.group;
+  // Breadth first from us: our children (the program, and orphans we
+  // reaped as subreaper), their children, ...
+  std::vector<int> out;
+  std::vector<pid_t> frontier = {self};
+  while (!frontier.empty()) {
+    std::vector<pid_t> next;
+    for (const ProcEntry& p : procs)
+      for (pid_t f : frontier)
+        if (p.parent == f && p.pid != self) next.push_back(p.pid);
+    for (pid_t pid : next) {
+      for (const ProcEntry& p : procs) {
+        if (p.pid != pid) continue;
+        // A terminal's Ctrl-C reaches the foreground group: ours, or the
+        // one the program made for itself; not daemons in a session of
+        // their own.
+        if (pid == child || p.group == getpgrp() ||
+            (child_group != 0 && p.group == child_group))
+          out.push_back(pid);
+      }
+    }
+    frontier = std::move(next);
+  }
+  return out;
+}
+
+void signal_program_tree(int sig) {
+  for (int pid : program_tree_pids()) kill(pid, sig);
+}
 
 ChildResult run_child(const std::vector<std::string>& argv,
                       const std::vector<std::string>& env, bool wait_for_tree,

@@ -37,6 +37,16 @@ ChildResult run_child(const std::vector<std::string>& argv,
 // The pid of the child run_child is waiting for; 0 when there is none.
 int running_child_pid();
 
+// The processes below us that a terminal's Ctrl-C would reach: the program
+// and its descendants in our process group (or the program's own), forks
+// and orphans we reap as subreaper included; not daemons that left for a
+// session of their own.
+std::vector<int> program_tree_pids();
+// Sends `sig` to each of them: how `run` stops the program (--until-stable,
+// --max-time): the direct child alone left a prefork server's workers
+// running, and the tool waited for them until the descendant wait ran out.
+void signal_program_tree(int sig);
+
 // The shell convention for a status: exit code, or 128 + signal.
 int shell_status(const ChildResult& r);
 

@@ -139,9 +139,7 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
       settings->max_time_ns ? double(*settings->max_time_ns) / 1e9 : 0;
   // SIGINT, as Ctrl-C: the runtime writes its records and the program may
   // shut down cleanly; SIGTERM if it ignores that.
-  mo.stop_program = [](int sig) {
-    if (int pid = running_child_pid(); pid > 0) kill(pid, sig);
-  };
+  mo.stop_program = [](int sig) { signal_program_tree(sig); };
   if (live)
     mo.observe = [&live](double t, const auto& fresh, auto& tail) {
       live->observe(t, fresh, tail);

@@ -3,6 +3,7 @@
 // waits for a double-forked grandchild, and a worker SIGKILLed by its
 // master keeps the samples it had written. Programs: programs/fork_tree.cc.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <cstdlib>
 
@@ -169,6 +170,26 @@ TEST_F(ProcessTree, AWorkerKilledByItsMasterKeepsItsSamples) {
     warned =
         warned || w.find("did not shut down normally") != std::string::npos;
   EXPECT_TRUE(warned);
+}
+
+// --max-time (and --until-stable) stop the program as Ctrl-C would: the
+// workers get SIGINT too. Before, only the parent did; the workers ran on,
+// the tool waited for them until the descendant wait ran out (10 s by
+// default: the prefork workload stopped 12.7 s after a start whose answer
+// was stable at 3 s) and then left them running.
+TEST_F(ProcessTree, StoppingTheProgramStopsItsWorkers) {
+  setenv("ANDWEORC_DESCENDANT_WAIT_S", "30", 1);
+  profile::Profile p =
+      run({"--no-experiments", "--max-time", "1s"}, {"prefork", "2", "60000"});
+  unsetenv("ANDWEORC_DESCENDANT_WAIT_S");
+  ASSERT_EQ(p.processes.size(), 3u);
+  for (const auto& proc : p.processes) {
+    // Gone (reaped by the tool), not left running or waited for 30 s.
+    EXPECT_NE(kill(proc.pid, 0), 0) << "process " << proc.pid << " still runs";
+    if (kill(proc.pid, 0) == 0) kill(proc.pid, SIGKILL);
+  }
+  EXPECT_GT(samples_at(p, "WORKER_LINE"), 0u);
+  EXPECT_LT(p.run.duration_s, 20.0);  // the 30 s wait was not needed
 }
 
 }  // namespace
