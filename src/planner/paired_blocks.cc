@@ -47,7 +47,7 @@ std::optional<double> block_speedup(const Observation& baseline,
   std::optional<double> v0 = point_value(baseline, *a);
   std::optional<double> vs = point_value(sped_up, *b);
   if (!v0 || !vs || !(*v0 > 0)) return std::nullopt;
-  return (*v0 - *vs) / *v0;
+  return std::max((*v0 - *vs) / *v0, kMinBlockSpeedup);
 }
 
 void SlopeAccumulator::add(double x, double y, double w) {

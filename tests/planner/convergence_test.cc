@@ -89,6 +89,26 @@ TEST(BlockSpeedup, DriftCancelsWithinTheBlock) {
   EXPECT_NEAR(*y, 0.2, 1e-12);
 }
 
+// A block whose sped-up half fell into a stall (a write stall: its rate
+// 300x lower) counts as -1, not -299: one such block cannot outweigh a
+// hundred ordinary ones.
+TEST(BlockSpeedup, ASlowDownCountsForAtMostMinusOne) {
+  Observation base = obs("a", 0, 0, 0.001);
+  Observation stalled = obs("a", 50, 0, 0.3);
+  std::optional<double> y = block_speedup(base, stalled, {"done", false});
+  ASSERT_TRUE(y);
+  EXPECT_DOUBLE_EQ(*y, kMinBlockSpeedup);
+  // Within the bound, unchanged: 1.5x slower is -0.5.
+  y = block_speedup(base, obs("a", 50, 0, 0.0015), {"done", false});
+  ASSERT_TRUE(y);
+  EXPECT_NEAR(*y, -0.5, 1e-12);
+  // The other way round (the baseline stalled) is at most 1 anyway.
+  y = block_speedup(obs("a", 0, 0, 0.3), obs("a", 50, 0, 0.001),
+                    {"done", false});
+  ASSERT_TRUE(y);
+  EXPECT_NEAR(*y, 1 - 0.001 / 0.3, 1e-12);
+}
+
 TEST(ConvergenceTracker, StableOnlyAfterTheLeaderLedForNExperiments) {
   ConvergenceOptions o;
   o.stable_experiments = 10;
