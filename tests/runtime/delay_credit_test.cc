@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "recording_sleeper.h"
 #include "runtime/delay_engine.h"
 
 namespace andweorc::runtime {
@@ -16,15 +17,6 @@ constexpr uint64_t kWindow = 1000000;  // 1 ms: the window of one hit
 
 uint64_t g_credit_now = 0;  // the injected clock
 uint64_t credit_clock() { return g_credit_now; }
-
-struct AskedSleeper {
-  std::vector<uint64_t> asked;
-  static uint64_t sleep(void* ctx, uint64_t ns) {
-    static_cast<AskedSleeper*>(ctx)->asked.push_back(ns);
-    return ns;
-  }
-  Sleeper sleeper() { return Sleeper{&AskedSleeper::sleep, this}; }
-};
 
 class LumpCreditTest : public ::testing::Test {
  protected:
@@ -42,7 +34,18 @@ class LumpCreditTest : public ::testing::Test {
     g_credit_now = base + to;
     engine.post_block(t, by_thread);
   }
-  AskedSleeper sleeper;
+  // At 40%: the waiter runs 0.3 ms of a hit's 1 ms window and waits the
+  // rest (woken by a thread, or not); the hitter's sample ends the window.
+  // Returns what the waiter then sleeps (0: nothing).
+  uint64_t owed_after_a_wait(bool credit, bool by_thread) {
+    start(40, credit);
+    engine.catch_up(waiter);  // synced to the experiment
+    blocked(waiter, kWindow * 3 / 10, kWindow, by_thread);
+    engine.on_samples(hitter, 1);
+    engine.catch_up(waiter);
+    return sleeper.asked.size() == 1 ? sleeper.asked[0] : 0;
+  }
+  RecordingSleeper sleeper;
   DelayEngine engine{sleeper.sleeper(), credit_clock};
   DelayAccount hitter, waiter;
 };
@@ -51,38 +54,20 @@ class LumpCreditTest : public ::testing::Test {
 // waited the other 0.7 ms for the hitter, which woke it. At 40% the lump is
 // 0.4 ms; the waiter owes 0.4 x 0.3 = 0.12 ms of it, not the lump.
 TEST_F(LumpCreditTest, AWaiterOwesOnlyTheShareOfTheWindowItRan) {
-  start(40);
-  engine.catch_up(waiter);  // synced to the experiment
-  blocked(waiter, kWindow * 3 / 10, kWindow, /*by_thread=*/true);
-  engine.on_samples(hitter, 1);  // the sample at the window's end
+  EXPECT_EQ(owed_after_a_wait(/*credit=*/true, /*by_thread=*/true), 120000u);
   EXPECT_EQ(engine.global(), 400000u);
-  engine.catch_up(waiter);
-  ASSERT_EQ(sleeper.asked.size(), 1u);
-  EXPECT_EQ(sleeper.asked[0], 120000u);
   engine.catch_up(waiter);  // credited once, paid once
   EXPECT_EQ(sleeper.asked.size(), 1u);
 }
 
 TEST_F(LumpCreditTest, WithoutCreditTheWholeLumpIsOwed) {
-  start(40, /*credit=*/false);
-  engine.catch_up(waiter);
-  blocked(waiter, kWindow * 3 / 10, kWindow, true);
-  engine.on_samples(hitter, 1);
-  engine.catch_up(waiter);
-  ASSERT_EQ(sleeper.asked.size(), 1u);
-  EXPECT_EQ(sleeper.asked[0], 400000u);
+  EXPECT_EQ(owed_after_a_wait(/*credit=*/false, /*by_thread=*/true), 400000u);
 }
 
 // Woken by a timeout or I/O, the wait was not another thread's doing: no
 // credit for it, now or later.
 TEST_F(LumpCreditTest, AWaitEndedByTheOutsideIsNotCredited) {
-  start(40);
-  engine.catch_up(waiter);
-  blocked(waiter, kWindow * 3 / 10, kWindow, /*by_thread=*/false);
-  engine.on_samples(hitter, 1);
-  engine.catch_up(waiter);
-  ASSERT_EQ(sleeper.asked.size(), 1u);
-  EXPECT_EQ(sleeper.asked[0], 400000u);
+  EXPECT_EQ(owed_after_a_wait(/*credit=*/true, /*by_thread=*/false), 400000u);
 }
 
 // A lump whose window lies after the wait owes in full.

@@ -7,21 +7,11 @@
 
 #include <vector>
 
+#include "recording_sleeper.h"
 #include "runtime/blocking.h"
 
 namespace andweorc::runtime {
 namespace {
-
-struct FakeSleeper {
-  uint64_t overshoot = 0;
-  std::vector<uint64_t> asked;
-  static uint64_t sleep(void* ctx, uint64_t ns) {
-    auto* self = static_cast<FakeSleeper*>(ctx);
-    self->asked.push_back(ns);
-    return ns + self->overshoot;
-  }
-  Sleeper sleeper() { return Sleeper{&FakeSleeper::sleep, this}; }
-};
 
 constexpr uint64_t kPeriod = 1000000;  // 1 ms sample period
 
@@ -30,7 +20,7 @@ uint64_t fake_clock() { return g_fake_now; }
 
 class DelayEngineTest : public ::testing::Test {
  protected:
-  FakeSleeper fake;
+  RecordingSleeper fake;
   DelayEngine engine{fake.sleeper(), fake_clock};
   DelayAccount a, b, c;  // three threads
   void start(int speedup_pct) {
@@ -192,7 +182,7 @@ namespace andweorc::runtime {
 namespace {
 
 TEST(DelayEngineAbsorb, DebtCarriedIntoAWaitIsAbsorbedByTheWait) {
-  FakeSleeper fake;
+  RecordingSleeper fake;
   DelayEngine engine(fake.sleeper(), fake_clock);
   DelayAccount holder, waiter;
   engine.start_experiment(kPeriod);  // 100%
@@ -208,7 +198,7 @@ TEST(DelayEngineAbsorb, DebtCarriedIntoAWaitIsAbsorbedByTheWait) {
 }
 
 TEST(DelayEngineAbsorb, AShortWaitAbsorbsOnlyItsLength) {
-  FakeSleeper fake;
+  RecordingSleeper fake;
   DelayEngine engine(fake.sleeper(), fake_clock);
   DelayAccount holder, waiter;
   engine.start_experiment(kPeriod);
@@ -224,7 +214,7 @@ TEST(DelayEngineAbsorb, AShortWaitAbsorbsOnlyItsLength) {
 }
 
 TEST(DelayEngineAbsorb, PreemptedThreadsHitsCountTheirWallTime) {
-  FakeSleeper fake;
+  RecordingSleeper fake;
   DelayEngine engine(fake.sleeper(), fake_clock);
   DelayAccount hitter, other;
   hitter.scale = 2048;                   // it got half a CPU recently
@@ -264,7 +254,7 @@ uint64_t interrupting_clock() {
 
 class DelayEngineSignal : public ::testing::Test {
  protected:
-  FakeSleeper fake;
+  RecordingSleeper fake;
   DelayEngine engine{fake.sleeper(), interrupting_clock};
   DelayAccount hitter, b;
   void SetUp() override {

@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "recording_sleeper.h"
 #include "runtime/delay_engine.h"
 
 namespace andweorc::runtime {
@@ -16,17 +17,6 @@ constexpr uint64_t kRampPeriod = 1000000;  // 1 ms: the window of one hit
 
 uint64_t g_ramp_now = 1000;  // the injected clock
 uint64_t ramp_clock() { return g_ramp_now; }
-
-// Sleeping moves the clock: the ramps release while a thread pays.
-struct ClockSleeper {
-  std::vector<uint64_t> asked;
-  static uint64_t sleep(void* ctx, uint64_t ns) {
-    static_cast<ClockSleeper*>(ctx)->asked.push_back(ns);
-    g_ramp_now += ns;
-    return ns;
-  }
-  Sleeper sleeper() { return Sleeper{&ClockSleeper::sleep, this}; }
-};
 
 TEST(RampSet, ReleasesItsAmountLinearlyOverTheWindow) {
   RampSet set;
@@ -125,7 +115,8 @@ TEST(RampSet, FoldingDoesNotWaitForeverForAWriterThatDied) {
 
 class DelayRampEngine : public ::testing::Test {
  protected:
-  ClockSleeper clock_sleeper;
+  // Sleeping moves the clock: the ramps release while a thread pays.
+  RecordingSleeper clock_sleeper{0, &g_ramp_now, {}};
   DelayEngine engine{clock_sleeper.sleeper(), ramp_clock};
   DelayAccount hitter, other;
   void SetUp() override { g_ramp_now = 1000; }
