@@ -147,6 +147,11 @@ struct PointSummary {
   double baseline = 0;
 };
 
+// A point whose rate (or latency) at 0% has at least this coefficient of
+// variation between experiments gets a note (a program with stalls or
+// phases: its intervals stay wide).
+inline constexpr double kUnsteadyCv = 0.5;
+
 struct Analysis {
   double level = 0.95;
   int min_speedup_experiments = 3;

@@ -185,6 +185,28 @@ TEST(Analyze, SkipsUnreachedAndTimelessExperiments) {
             "time.");
 }
 
+// A program that stalls (LevelDB's write stalls): half of its experiments
+// at 0% ran at 1% of the rate of the others. The note says so; a steady
+// program (5% noise) gets none.
+TEST(Analyze, AnUnsteadyRateIsNoted) {
+  std::vector<Experiment> stalling, steady;
+  for (int i = 0; i < 20; ++i) {
+    stalling.push_back(throughput_exp("a.c", 1, 0, 0.05, i % 2 ? 15000 : 150));
+    stalling.push_back(exact_exp("a.c", 1, 50, 0.2));
+    steady.push_back(throughput_exp("a.c", 1, 0, 0.05, 15000 + 750 * (i % 3)));
+    steady.push_back(exact_exp("a.c", 1, 50, 0.2));
+  }
+  Analysis a = analyze(with(stalling));
+  ASSERT_EQ(a.notes.size(), 1u);
+  EXPECT_NE(a.notes[0].find("throughput point \"done\"'s rate varies by 98%"),
+            std::string::npos)
+      << a.notes[0];
+  EXPECT_NE(a.notes[0].find("50% of them ran at under a tenth of the median"),
+            std::string::npos)
+      << a.notes[0];
+  EXPECT_TRUE(analyze(with(steady)).notes.empty());
+}
+
 TEST(Analyze, NeverReachedPoint) {
   Profile p = with({throughput_exp("a.c", 1, 0, 1, 0, "never"),
                     throughput_exp("a.c", 1, 50, 1, 0, "never")});
