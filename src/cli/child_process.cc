@@ -21,13 +21,18 @@ namespace andweorc::cli {
 namespace {
 
 volatile sig_atomic_t g_child_pid = 0;
+// The last signal relayed to the child: the wait for its descendants hands
+// it on to them (a handler cannot walk /proc).
+volatile sig_atomic_t g_relayed_signal = 0;
 constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 void forward_signal(int sig, siginfo_t* info, void*) {
   // Keyboard signals come from the kernel to the whole foreground process
   // group, child included; only relay what was sent to us alone (kill).
   bool from_terminal = info != nullptr && info->si_code == SI_KERNEL;
-  if (g_child_pid > 0 && !from_terminal) kill(g_child_pid, sig);
+  if (from_terminal) return;
+  g_relayed_signal = sig;
+  if (g_child_pid > 0) kill(g_child_pid, sig);
 }
 
 std::vector<std::string> merged_environment(
@@ -64,6 +69,12 @@ int wait_for_descendants(double limit_s) {
   timespec start;
   clock_gettime(CLOCK_MONOTONIC, &start);
   for (;;) {
+    // `andweorc stop`, or a kill of the tool, reached the program's first
+    // process only: its descendants (a prefork server's workers) get it too.
+    if (int sig = g_relayed_signal; sig != 0) {
+      g_relayed_signal = 0;
+      signal_program_tree(sig);
+    }
     int status;
     pid_t p = waitpid(-1, &status, WNOHANG);
     if (p > 0) continue;
@@ -201,6 +212,7 @@ ChildResult run_child(const std::vector<std::string>& argv,
     return result;
   }
   g_child_pid = pid;
+  g_relayed_signal = 0;
   int exec_errno = 0;
   ssize_t n;
   do {

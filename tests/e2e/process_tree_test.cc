@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <functional>
+#include <thread>
 
 #include "profile/profile_json.h"
 #include "run_helpers.h"
@@ -25,15 +28,17 @@ class ProcessTree : public ::testing::Test {
   void SetUp() override { dir_ = temp_dir(); }
   void TearDown() override { std::system(("rm -rf " + dir_).c_str()); }
   profile::Profile run(const std::vector<std::string>& options,
-                       const std::vector<std::string>& args) {
+                       const std::vector<std::string>& args,
+                       const std::function<void(int)>& on_started = nullptr,
+                       int status = 0) {
     std::vector<std::string> cmd = {ANDWEORC_BIN,     "run",    "-q", "-o",
                                     dir_ + "/p.json", "--seed", "7"};
     cmd.insert(cmd.end(), options.begin(), options.end());
     cmd.push_back("--");
     cmd.push_back(fork_tree_program());
     cmd.insert(cmd.end(), args.begin(), args.end());
-    RunResult r = run_command(cmd);
-    EXPECT_EQ(r.status, 0) << r.err;
+    RunResult r = run_command(cmd, on_started);
+    EXPECT_EQ(r.status, status) << r.err;
     profile::ReadResult p = profile::read_profile(dir_ + "/p.json");
     EXPECT_TRUE(p.ok()) << p.error;
     return p.ok() ? *p.profile : profile::Profile{};
@@ -189,6 +194,26 @@ TEST_F(ProcessTree, StoppingTheProgramStopsItsWorkers) {
     if (kill(proc.pid, 0) == 0) kill(proc.pid, SIGKILL);
   }
   EXPECT_GT(samples_at(p, "WORKER_LINE"), 0u);
+  EXPECT_LT(p.run.duration_s, 20.0);  // the 30 s wait was not needed
+}
+
+// A SIGTERM sent to the tool (`andweorc stop` sends SIGINT the same way)
+// reaches the workers too, once their master has died of it.
+TEST_F(ProcessTree, ASignalToTheToolReachesTheWorkers) {
+  setenv("ANDWEORC_DESCENDANT_WAIT_S", "30", 1);
+  profile::Profile p = run(
+      {"--no-experiments"}, {"prefork", "2", "60000"},
+      [](int pid) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(800));
+        kill(pid, SIGTERM);
+      },
+      128 + SIGTERM);
+  unsetenv("ANDWEORC_DESCENDANT_WAIT_S");
+  ASSERT_EQ(p.processes.size(), 3u);
+  for (const auto& proc : p.processes) {
+    EXPECT_NE(kill(proc.pid, 0), 0) << "process " << proc.pid << " still runs";
+    if (kill(proc.pid, 0) == 0) kill(proc.pid, SIGKILL);
+  }
   EXPECT_LT(p.run.duration_s, 20.0);  // the 30 s wait was not needed
 }
 
