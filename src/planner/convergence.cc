@@ -135,8 +135,9 @@ void ConvergenceTracker::update() {
     // own leader, and a line leaves play only against lines.
     std::map<int, std::vector<const std::string*>> tiers;
     for (const auto& [region, e] : est) tiers[tier(region)].push_back(&region);
-    bool point_flat = true, point_settled = true;
+    bool point_flat = true;
     bool shown_significant = false;
+    std::map<int, bool> tier_settled, tier_spread;
     for (auto& [t, regions] : tiers) {
       // R2: significant first, then by impact; ties by name (map order).
       const std::string* leader = nullptr;
@@ -160,7 +161,7 @@ void ConvergenceTracker::update() {
       }
       const SlopeEstimate* lead = leader ? &est[*leader] : nullptr;
       bool significant = lead != nullptr && sig[leader_name];
-      bool flat = true, resolved = true;
+      bool flat = true, resolved = true, spread = !significant;
       for (const std::string* region : regions) {
         const SlopeEstimate& e = est[*region];
         bool j = judged(e);
@@ -171,6 +172,7 @@ void ConvergenceTracker::update() {
                                implausible[*region]);  // R3
         if (playing) region_in_play_[*region] = true;
         if (!below_useful) flat = false;  // R5
+        if (playing && e.blocks < opt.spread_blocks) spread = false;
         if (playing && *region != leader_name) {
           bool tie = j && lead != nullptr &&
                      (e.high - e.low) / 2 <= opt.tie_half_width &&
@@ -181,7 +183,8 @@ void ConvergenceTracker::update() {
       bool stable = significant && resolved &&
                     experiments_ - tl.since >= opt.stable_experiments;
       point_flat = point_flat && flat;
-      point_settled = point_settled && (flat || stable);
+      tier_settled[t] = flat || stable;
+      tier_spread[t] = spread;
       // The status shows the finest tier with a significant leader, else
       // the coarsest tier with any (tiers go from fine to coarse).
       bool show = ps.blocks > primary_blocks ||
@@ -197,6 +200,15 @@ void ConvergenceTracker::update() {
         s.stable_for = leader ? experiments_ - tl.since : 0;
         shown_significant = significant;
       }
+    }
+    // R8: the lines of a settled function tier that share its effect, none
+    // standing out after spread_blocks blocks each, do not hold the answer
+    // back (it stays at function granularity).
+    bool point_settled = true;
+    for (const auto& [t, settled] : tier_settled) {
+      bool spread_below = t == 0 && tier_settled.size() > 1 && tier_spread[0] &&
+                          tier_settled.rbegin()->second;
+      point_settled = point_settled && (settled || spread_below);
     }
     all_flat = all_flat && point_flat;
     all_settled = all_settled && (point_flat || point_settled);  // R6

@@ -28,6 +28,12 @@
 //     together (as the report), and a point is stable or flat when every
 //     tier is. The status shows the finest tier whose leader is
 //     significant, else the coarsest tier's leader.
+//  R8 (coarse to fine) the line tier does not hold a settled function tier
+//     back when no line is significant and every line in play has
+//     spread_blocks blocks: the function's effect is spread over its lines
+//     (zstd's ZSTD_compressBlock_doubleFast, significant at 0.55: its ~15
+//     lines had 0.13 and less, none significant after 19 blocks each, and
+//     the run never settled in 60 s). The answer is then the function.
 // A region is in play when it is in play for some point. Pure and
 // deterministic: the preloaded planner and `andweorc run` compute the same
 // state from the same experiments.
@@ -50,6 +56,7 @@ struct ConvergenceOptions {
   int min_blocks = 3;
   int stable_experiments = 20;
   double tie_half_width = 0.05;
+  int spread_blocks = 8;  // R8
 };
 
 enum class ConvergenceState { kRunning, kStable, kFlat };

@@ -3,8 +3,10 @@
 // first, then the lines of the functions that can still matter.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "fake_program.h"
@@ -14,6 +16,7 @@ namespace andweorc::planner {
 namespace {
 
 using testing::FakeProgram;
+using testing::FakeRegion;
 
 const std::string kHot = "function\thot\ta.cc";
 const std::string kCold = "function\tcold\tb.cc";
@@ -135,6 +138,35 @@ TEST(CoarseToFine, SettlesWithTheLineLeaderShown) {
   EXPECT_EQ(s.leader, kHotA);
   EXPECT_LT(s.leader_estimate.low, 0.45);
   EXPECT_GT(s.leader_estimate.high, 0.45);
+}
+
+// R8: hot's 0.6 is spread over eight lines of 0.075 each, none of which
+// 10% noise lets stand out for a long time; the answer settles on the
+// function once every line has had spread_blocks blocks. Without R8 it
+// waits until the lines' intervals are ties (+-0.05) with each other.
+TEST(CoarseToFine, AnEffectSpreadOverManyLinesSettlesOnTheFunction) {
+  std::vector<FakeRegion> regions = {{kHot, 0.6, 600}, {kCold, 0.0, 400}};
+  for (int i = 0; i < 8; ++i)
+    regions.push_back({"line\ta.cc\t" + std::to_string(40 + i), 0.075, 75});
+  auto settle = [&](int spread_blocks) {
+    PlannerOptions o;
+    o.convergence.spread_blocks = spread_blocks;
+    ExperimentPlanner p(o, 17);
+    FakeProgram prog(regions, 2000, 0.1, 17);
+    Trace t = run(&p, &prog, 6000, true);
+    int fewest = 1 << 30;
+    for (int i = 0; i < 8; ++i)
+      fewest = std::min(
+          fewest, p.tracker().blocks("line\ta.cc\t" + std::to_string(40 + i)));
+    return std::make_tuple(p.tracker().status(), fewest, t.regions.size());
+  };
+  auto [s, fewest, experiments] = settle(8);
+  ASSERT_EQ(s.state, ConvergenceState::kStable) << experiments;
+  EXPECT_EQ(s.leader, kHot);  // no line is significant: the function
+  EXPECT_GE(fewest, 8);
+  auto [late, fewest_late, experiments_late] = settle(1 << 20);
+  EXPECT_GT(experiments_late, 2 * experiments);
+  EXPECT_GT(fewest_late, 2 * fewest);
 }
 
 TEST(CoarseToFine, WithoutParentsEveryRegionIsTopTier) {
