@@ -180,7 +180,7 @@ int attach_profile(AttachOptions& a) {
   std::unique_ptr<live::LiveSession> live = start_live(
       o, *settings, command.empty() ? std::vector<std::string>{exe} : command,
       data_dir, &live_failed, &error,
-      [pid](profile::Profile* p) { add_attach_warning(p, pid); });
+      [pid](profile::Profile* p) { add_attach_warning(p, pid); }, exe);
   if (live_failed) {
     std::cerr << "andweorc: " << error << "\n";
     cleanup();

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 
+#include "cli/probe_options.h"
 #include "cli/run_ingest.h"
 #include "ingest/raw_reader.h"
 #include "profile/profile_json.h"
@@ -104,7 +105,8 @@ std::unique_ptr<live::LiveSession> start_live(
     const RunOptions& o, const RunSettings& settings,
     const std::vector<std::string>& command, const std::string& data_dir,
     bool* failed, std::string* error,
-    std::function<void(profile::Profile*)> decorate) {
+    std::function<void(profile::Profile*)> decorate,
+    const std::string& binary) {
   *failed = false;
   if (!o.live && o.live_json.empty() && !o.live_tty) return nullptr;
   live::LiveOptions lo;
@@ -125,6 +127,17 @@ std::unique_ptr<live::LiveSession> start_live(
       lo.control_path = data_dir + "/control";
     lo.snapshot =
         snapshot_writer(o, settings, command, data_dir, std::move(decorate));
+    // Probes from the page: resolved here as --progress is, patched by the
+    // coordinator (which runs with the controls only).
+    const std::string exe = !binary.empty()   ? binary
+                            : command.empty() ? std::string()
+                                              : find_executable(command[0]);
+    if (!lo.control_path.empty() && !exe.empty())
+      lo.resolve_probe = [exe](const std::string&, const std::string& name,
+                               const std::string& target, std::string* lines,
+                               size_t* sites, std::string* error) {
+        return live_probe_lines(exe, name, target, lines, sites, error);
+      };
   }
   auto session = live::LiveSession::start(lo, error);
   if (!session) {

@@ -172,6 +172,119 @@ std::optional<ControlChannel::Applied> ControlChannel::poll() {
   return a;
 }
 
+ControlChannel::Sent ControlChannel::add_probe(const std::string& name,
+                                               const std::string& kind,
+                                               const std::string& target,
+                                               const std::string& lines,
+                                               size_t sites) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Sent s;
+  if (probe_pending_seq_ != 0) {
+    s.error =
+        "probe: the previous probe change is not acknowledged yet; try again "
+        "when it is";
+    return s;
+  }
+  for (const auto& p : probes_)
+    if (p.name == name && (p.state == "in" || p.state == "adding")) {
+      s.error = "probe: a live probe named '" + name +
+                "' is in already; remove it first";
+      return s;
+    }
+  if (lines.size() >= runtime::kControlProbeTextSize) {
+    s.error = "probe '" + name + "': " + std::to_string(sites) +
+              " addresses do not fit the control page (" +
+              std::to_string(lines.size()) + " bytes, at most " +
+              std::to_string(runtime::kControlProbeTextSize - 1) +
+              "); give a narrower target (FILE:LINE) or use --progress";
+    return s;
+  }
+  runtime::ProbeCommand c;
+  c.action = runtime::ProbeAction::kAdd;
+  c.id = next_probe_id_++;
+  std::memcpy(c.lines, lines.data(), lines.size());
+  probe_sent_ns_ = monotonic_now_ns();
+  s.seq = runtime::control_send_probe(block_, c);
+  probe_pending_seq_ = s.seq;
+  probe_pending_id_ = c.id;
+  LiveProbe p;
+  p.id = c.id;
+  p.name = name;
+  p.kind = kind;
+  p.target = target;
+  p.sites = sites;
+  p.state = "adding";
+  probes_.push_back(p);
+  s.ok = true;
+  return s;
+}
+
+bool ControlChannel::had_probe(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& p : probes_)
+    if (p.name == name && p.state != "refused") return true;
+  return false;
+}
+
+ControlChannel::Sent ControlChannel::remove_probe(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Sent s;
+  if (probe_pending_seq_ != 0) {
+    s.error =
+        "probe: the previous probe change is not acknowledged yet; try again "
+        "when it is";
+    return s;
+  }
+  LiveProbe* found = nullptr;
+  for (auto& p : probes_)
+    if (p.name == name && p.state == "in") found = &p;
+  if (found == nullptr) {
+    s.error = "unprobe: no live probe named '" + name + "' is in";
+    return s;
+  }
+  runtime::ProbeCommand c;
+  c.action = runtime::ProbeAction::kRemove;
+  c.id = found->id;
+  probe_sent_ns_ = monotonic_now_ns();
+  s.seq = runtime::control_send_probe(block_, c);
+  probe_pending_seq_ = s.seq;
+  probe_pending_id_ = c.id;
+  found->state = "removing";
+  s.ok = true;
+  return s;
+}
+
+std::optional<ControlChannel::ProbeApplied> ControlChannel::poll_probe() {
+  std::lock_guard<std::mutex> lock(mu_);
+  runtime::ProbeAck ack;
+  if (!runtime::control_read_probe_ack(block_, &ack) || ack.seq == 0 ||
+      ack.seq == probe_last_ack_)
+    return {};
+  probe_last_ack_ = ack.seq;
+  ProbeApplied a;
+  a.ack = ack;
+  if (ack.seq == probe_pending_seq_) {
+    a.latency_ms = double(int64_t(ack.time_ns - probe_sent_ns_)) / 1e6;
+    probe_pending_seq_ = 0;
+  }
+  for (auto& p : probes_) {
+    if (p.id != ack.id) continue;
+    a.name = p.name;
+    a.action = p.state == "removing" ? "unprobe" : "probe";
+    p.pid = ack.pid;
+    p.latency_ms = a.latency_ms;
+    if (p.state == "adding") {
+      p.state = ack.status == 0 ? "in" : "refused";
+      p.error = ack.status == 0 ? "" : ack.error;
+    } else if (p.state == "removing") {
+      // A refused removal leaves the probe in.
+      p.state = ack.status == 0 ? "removed" : "in";
+      p.error = ack.status == 0 ? "" : ack.error;
+    }
+  }
+  return a;
+}
+
 nlohmann::ordered_json ControlChannel::state() const {
   std::lock_guard<std::mutex> lock(mu_);
   nlohmann::ordered_json j;
@@ -195,6 +308,19 @@ nlohmann::ordered_json ControlChannel::state() const {
   }
   j["pending"] = desired_.seq != 0 && (!last_ || last_->ack.seq < desired_.seq);
   j["error"] = error_;
+  nlohmann::ordered_json probes = nlohmann::ordered_json::array();
+  for (const auto& p : probes_)
+    probes.push_back({{"id", p.id},
+                      {"name", p.name},
+                      {"kind", p.kind},
+                      {"target", p.target},
+                      {"sites", p.sites},
+                      {"state", p.state},
+                      {"error", p.error},
+                      {"pid", p.pid},
+                      {"latency_ms", p.latency_ms}});
+  j["probes"] = std::move(probes);
+  j["probe_pending"] = probe_pending_seq_ != 0;
   return j;
 }
 

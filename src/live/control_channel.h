@@ -1,7 +1,8 @@
 // control_channel.h: the tool's end of the live controls' channel
 // (runtime/control_block.h, docs/live.md "Controls"): creates the shared
-// control file, turns the page's requests (pause, resume, pin, unpin) into
-// commands, and follows the coordinator's acknowledgements.
+// control file, turns the page's requests (pause, resume, pin, unpin; add
+// or remove a dynamic probe) into commands, and follows the coordinator's
+// acknowledgements.
 #ifndef ANDWEORC_LIVE_CONTROL_CHANNEL_H_
 #define ANDWEORC_LIVE_CONTROL_CHANNEL_H_
 
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "runtime/control_block.h"
 
@@ -51,9 +53,34 @@ class ControlChannel {
   };
   std::optional<Applied> poll();
 
+  // A dynamic probe from the page (docs/live.md "Probes from the page").
+  // The tool resolved it (`lines`: ANDWEORC_PROBES lines for one point,
+  // `sites` addresses). Refused, nothing sent, when its name is taken by a
+  // live probe that is in (or on its way in), when the lines do not fit
+  // the control page, or while the previous probe command is not yet
+  // acknowledged (one probe change at a time: they are changes, not a
+  // whole state).
+  Sent add_probe(const std::string& name, const std::string& kind,
+                 const std::string& target, const std::string& lines,
+                 size_t sites);
+  // A live probe of this name was added (whatever its state now).
+  bool had_probe(const std::string& name) const;
+  // Removes the live probe `name` (refused when no such probe is in).
+  Sent remove_probe(const std::string& name);
+  // The probe acknowledgement not reported before.
+  struct ProbeApplied {
+    runtime::ProbeAck ack;
+    std::string action;  // "probe" or "unprobe"
+    std::string name;
+    double latency_ms = -1;
+  };
+  std::optional<ProbeApplied> poll_probe();
+
   // For the page and the stream: {requested: {paused, pin}, applied:
   // null | {seq, paused, pin, experiments, pid, latency_ms}, pending,
-  // error}.
+  // error, probes: [{id, name, kind, target, sites, state, error, pid,
+  // latency_ms}]}; a probe's state is "adding", "in", "refused",
+  // "removing" or "removed".
   nlohmann::ordered_json state() const;
   // The applied state in a few words, for the terminal view: "experiments
   // paused, pinned to main.cc:42 (1 line)"; "" before any
@@ -72,6 +99,22 @@ class ControlChannel {
   std::map<uint64_t, uint64_t> sent_ns_;  // seq -> when sent
   std::optional<Applied> last_;
   std::string error_;  // the last refusal of the coordinator
+
+  struct LiveProbe {
+    uint32_t id = 0;
+    std::string name, kind, target;
+    size_t sites = 0;
+    std::string state;  // adding, in, refused, removing, removed
+    std::string error;
+    int32_t pid = 0;
+    double latency_ms = -1;
+  };
+  std::vector<LiveProbe> probes_;   // in the order added
+  uint64_t probe_pending_seq_ = 0;  // unacknowledged probe command, or 0
+  uint32_t probe_pending_id_ = 0;
+  uint64_t probe_sent_ns_ = 0;
+  uint64_t probe_last_ack_ = 0;  // the last probe ack reported
+  uint32_t next_probe_id_ = 1;
 };
 
 }  // namespace andweorc::live

@@ -48,6 +48,14 @@ struct LiveOptions {
   // ... and how to write a profile of the run so far: its path, or false
   // and *error (unset: no snapshot).
   std::function<bool(std::string* path, std::string* error)> snapshot;
+  // ... and how a dynamic probe from the page is resolved, as the command
+  // line's option would be (kind "progress": --progress NAME=TARGET): the
+  // ANDWEORC_PROBES lines for the runtime and the number of addresses, or
+  // false and *error (nothing is sent then). Unset: no probes.
+  std::function<bool(const std::string& kind, const std::string& name,
+                     const std::string& target, std::string* lines,
+                     size_t* sites, std::string* error)>
+      resolve_probe;
 };
 
 class LiveSession {
@@ -63,7 +71,8 @@ class LiveSession {
   // without controls.
   std::string control_path() const;
   // A control request from the page (a JSON body: {"action": "pause" |
-  // "resume" | "pin" | "unpin" | "snapshot", "target": "FILE:LINE" | name}):
+  // "resume" | "pin" | "unpin" | "snapshot" | "probe" | "unprobe", "target":
+  // "FILE:LINE" | name, and for probes "name" and "kind"}):
   // an HTTP status and a JSON answer. Each one is a "control" line of the
   // stream, as is each acknowledgement.
   std::pair<int, std::string> control(const std::string& body);
@@ -92,6 +101,9 @@ class LiveSession {
   // A new acknowledgement, if any, to the stream.
   void poll_controls();
   void control_event(nlohmann::ordered_json event);
+  // action "probe" / "unprobe" (control()).
+  std::pair<int, std::string> probe_control(const std::string& action,
+                                            const nlohmann::json& req);
   double now_s() const;
 
   LiveOptions o_;
