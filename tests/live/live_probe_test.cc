@@ -164,6 +164,9 @@ TEST_F(LiveProbe, CountsExactlyWhileInAndStopsAfterRemoval) {
   json p = probe_state("steps", "adding");
   ASSERT_EQ(p["state"], "in") << p;
   EXPECT_GE(p["sites"].get<int>(), 1);
+  // For docs/live.md (not asserted: the machine is shared): from the tool
+  // sending the command to the coordinator's acknowledgement.
+  std::printf("live probe: added in %.1f ms, ", p["latency_ms"].get<double>());
 
   // A second probe over the same bytes: sent, refused by the runtime.
   auto [s4, again] =
@@ -185,6 +188,8 @@ TEST_F(LiveProbe, CountsExactlyWhileInAndStopsAfterRemoval) {
   ASSERT_EQ(s5, 200) << removed;
   p = probe_state("steps", "removing");
   ASSERT_EQ(p["state"], "removed") << p;
+  std::printf("removed in %.1f ms (sent to acknowledged)\n",
+              p["latency_ms"].get<double>());
   EXPECT_EQ(post({{"action", "unprobe"}, {"name", "steps"}}).first, 400);
 
   EXPECT_EQ(batch(500), "done ok 500\n");  // after removal: not counted
