@@ -105,8 +105,8 @@ std::unique_ptr<live::LiveSession> start_live(
     const RunOptions& o, const RunSettings& settings,
     const std::vector<std::string>& command, const std::string& data_dir,
     bool* failed, std::string* error,
-    std::function<void(profile::Profile*)> decorate,
-    const std::string& binary) {
+    std::function<void(profile::Profile*)> decorate, const std::string& binary,
+    bool join) {
   *failed = false;
   if (!o.live && o.live_json.empty() && !o.live_tty) return nullptr;
   live::LiveOptions lo;
@@ -123,8 +123,14 @@ std::unique_ptr<live::LiveSession> start_live(
       return nullptr;
     }
     // Pause and pin act on the planner's experiments: none without them.
-    if (!o.no_experiments && !o.end_to_end)
+    if (join) {
+      // The session's own file, if its run made one.
+      lo.join_control = true;
+      if (std::filesystem::exists(data_dir + "/control"))
+        lo.control_path = data_dir + "/control";
+    } else if (!o.no_experiments && !o.end_to_end) {
       lo.control_path = data_dir + "/control";
+    }
     lo.snapshot =
         snapshot_writer(o, settings, command, data_dir, std::move(decorate));
     // Probes from the page: resolved here as --progress is, patched by the

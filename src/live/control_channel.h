@@ -29,6 +29,14 @@ class ControlChannel {
   // Creates (or truncates) the file at `path`, one page, and maps it.
   static std::unique_ptr<ControlChannel> create(const std::string& path,
                                                 std::string* error);
+  // Opens the control file of a run that is going on (`attach` to a `run
+  // --detached` session): not truncated or initialized; refused when it is
+  // not of this version. Another tool (the session's own) may write
+  // commands too: every send takes an exclusive flock() on the file and
+  // starts from the command in the block, so the command half keeps one
+  // writer at a time and each command is still the whole state.
+  static std::unique_ptr<ControlChannel> open_existing(const std::string& path,
+                                                       std::string* error);
   // Over a block the caller owns (tests).
   explicit ControlChannel(runtime::ControlBlock* block);
   ~ControlChannel();
@@ -63,6 +71,11 @@ class ControlChannel {
   Sent add_probe(const std::string& name, const std::string& kind,
                  const std::string& target, const std::string& lines,
                  size_t sites);
+  // Leaving a run this channel joined (open_existing) as it was: removes
+  // the live probes it added that are in (one at a time, each waited for up
+  // to `timeout_ms`) and, if it sent a pause or pin, sends back the state it
+  // found. The number of probes left in (not acknowledged in time).
+  int restore(int timeout_ms);
   // A live probe of this name was added (whatever its state now).
   bool had_probe(const std::string& name) const;
   // Removes the live probe `name` (refused when no such probe is in).
@@ -88,9 +101,21 @@ class ControlChannel {
   std::string summary() const;
 
  private:
+  // The command in the block now (another tool may have sent it), as the
+  // base of the next one; false when there is none or it is torn.
+  bool current_command(runtime::ControlCommand* c, std::string* pin) const;
+  bool other_probe_pending() const;
+  bool wait_probe_ack(int timeout_ms);
+
+  // open_existing: the state found, and whether this channel changed it.
+  runtime::ControlCommand found_{};
+  std::string found_pin_;
+  bool sent_command_ = false;
+
   mutable std::mutex mu_;
   runtime::ControlBlock* block_;
   bool mapped_ = false;
+  int fd_ = -1;  // for flock() around sends; -1 over a caller's block
   std::string path_;
   runtime::ControlCommand desired_;  // what was last sent
   std::string desired_pin_;          // as the user wrote it
@@ -114,7 +139,6 @@ class ControlChannel {
   uint32_t probe_pending_id_ = 0;
   uint64_t probe_sent_ns_ = 0;
   uint64_t probe_last_ack_ = 0;  // the last probe ack reported
-  uint32_t next_probe_id_ = 1;
 };
 
 }  // namespace andweorc::live

@@ -33,7 +33,12 @@ std::unique_ptr<LiveSession> LiveSession::start(const LiveOptions& options,
     if (!s->tty_) return nullptr;
   }
   if (options.http) {
-    if (!options.control_path.empty()) {
+    if (options.join_control) {
+      std::string why;
+      if (!options.control_path.empty())
+        s->controls_ =
+            ControlChannel::open_existing(options.control_path, &why);
+    } else if (!options.control_path.empty()) {
       s->controls_ = ControlChannel::create(options.control_path, error);
       if (!s->controls_) return nullptr;
     }
@@ -225,6 +230,13 @@ std::pair<int, std::string> LiveSession::probe_control(
                  {"target", target},
                  {"seq", sent.seq}});
   return answer(200, {{"ok", true}, {"seq", sent.seq}});
+}
+
+int LiveSession::release_controls() {
+  if (!controls_ || !o_.join_control) return 0;
+  int left = controls_->restore(3000);
+  poll_controls();
+  return left;
 }
 
 std::string LiveSession::controls_json() {

@@ -45,6 +45,10 @@ struct LiveOptions {
   // the control file to create for the coordinator ("": no pause or pin,
   // e.g. a run without experiments) ...
   std::string control_path;
+  // ... which exists already: a run followed by `attach` (a `run
+  // --detached` session), whose own tool may send commands too. Without
+  // the file: no pause, pin or probes.
+  bool join_control = false;
   // ... and how to write a profile of the run so far: its path, or false
   // and *error (unset: no snapshot).
   std::function<bool(std::string* path, std::string* error)> snapshot;
@@ -76,6 +80,10 @@ class LiveSession {
   // an HTTP status and a JSON answer. Each one is a "control" line of the
   // stream, as is each acknowledgement.
   std::pair<int, std::string> control(const std::string& body);
+  // Leaving a run this session joined (LiveOptions::join_control): its
+  // probes removed, a pause or pin it sent undone (ControlChannel::
+  // restore). The number of probes that could not be removed.
+  int release_controls();
   // The controls' state (the page's "controls" object).
   std::string controls_json();
   // New experiments of one poll, and the tail's point totals and samples
