@@ -47,10 +47,7 @@ struct AttachOptions {
 volatile sig_atomic_t g_interrupted = 0;
 void on_interrupt(int) { g_interrupted = 1; }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+std::string slurp(const std::string& path) { return read_whole_file(path); }
 
 bool process_alive(int pid) {
   std::string state = slurp("/proc/" + std::to_string(pid) + "/stat");

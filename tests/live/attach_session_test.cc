@@ -155,7 +155,8 @@ TEST_F(AttachSession, FollowsControlsReleasesAndLeavesTheProfileAlone) {
 
   // The session ends as usual; its profile carries no attach's marks.
   auto stop = run_command({ANDWEORC_BIN, "stop", std::to_string(program_)});
-  ASSERT_EQ(stop.status, 0) << stop.err;
+  ASSERT_EQ(stop.status, 0) << stop.err << "\nsession log:\n"
+                            << read_file(session_ + "/output.log");
   json written = json::parse(read_file(prof));
   EXPECT_GT(written["experiments"].size(), 0u);
   for (const auto& w : written["warnings"])
