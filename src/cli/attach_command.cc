@@ -187,7 +187,8 @@ int attach_profile(AttachOptions& a) {
   std::unique_ptr<live::LiveSession> live = start_live(
       o, *settings, command.empty() ? std::vector<std::string>{exe} : command,
       data_dir, &live_failed, &error,
-      [pid](profile::Profile* p) { add_attach_warning(p, pid); }, exe);
+      [pid](profile::Profile* p) { add_attach_warning(p, pid); }, exe, false,
+      /*tty_keys=*/true);
   if (live_failed) {
     std::cerr << "andweorc: " << error << "\n";
     cleanup();

@@ -78,7 +78,7 @@ int follow_detached_session(int pid, const std::string& dir,
   bool live_failed = false;
   std::unique_ptr<live::LiveSession> live =
       start_live(o, *settings, s->command, dir, &live_failed, &error, nullptr,
-                 exe, /*join=*/true);
+                 exe, /*join=*/true, /*tty_keys=*/true);
   if (live_failed) {
     std::cerr << "andweorc: " << error << "\n";
     return kExitUsage;

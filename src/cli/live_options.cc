@@ -106,7 +106,7 @@ std::unique_ptr<live::LiveSession> start_live(
     const std::vector<std::string>& command, const std::string& data_dir,
     bool* failed, std::string* error,
     std::function<void(profile::Profile*)> decorate, const std::string& binary,
-    bool join) {
+    bool join, bool tty_keys) {
   *failed = false;
   if (!o.live && o.live_json.empty() && !o.live_tty) return nullptr;
   live::LiveOptions lo;
@@ -116,11 +116,14 @@ std::unique_ptr<live::LiveSession> start_live(
   lo.tty_top = o.top;
   lo.title = command.empty() ? "" : command[0];
   for (size_t i = 1; i < command.size(); ++i) lo.title += " " + command[i];
-  if (o.live) {
-    lo.http = live::parse_listen_address(o.live_address, error);
-    if (!lo.http) {
-      *failed = true;
-      return nullptr;
+  lo.tty_keys = o.live_tty && tty_keys;
+  if (o.live || lo.tty_keys) {
+    if (o.live) {
+      lo.http = live::parse_listen_address(o.live_address, error);
+      if (!lo.http) {
+        *failed = true;
+        return nullptr;
+      }
     }
     // Pause and pin act on the planner's experiments: none without them.
     if (join) {

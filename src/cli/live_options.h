@@ -32,13 +32,14 @@ void note_live_options(CLI::App* cmd, RunOptions* o);
 // profile_of_run() (attach's warning). The page's probes are resolved in
 // `binary` ("": the file command[0] runs). `join`: `data_dir` is a run
 // going on (a `run --detached` session followed by `attach`): its control
-// file, if it has one, is joined, not created.
+// file, if it has one, is joined, not created. `tty_keys`: --live-tty
+// reads keys from its terminal (the program does not read it).
 std::unique_ptr<live::LiveSession> start_live(
     const RunOptions& o, const RunSettings& settings,
     const std::vector<std::string>& command, const std::string& data_dir,
     bool* failed, std::string* error,
     std::function<void(profile::Profile*)> decorate = nullptr,
-    const std::string& binary = "", bool join = false);
+    const std::string& binary = "", bool join = false, bool tty_keys = false);
 
 // The runtime's environment for the live controls (nothing without them).
 std::vector<std::string> live_control_environment(

@@ -118,7 +118,10 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   }
 
   bool live_failed = false;
-  auto live = start_live(o, *settings, command, data_dir, &live_failed, &error);
+  // Keys in --live-tty only when the program cannot be reading the same
+  // terminal: its standard input (ours) is not one.
+  auto live = start_live(o, *settings, command, data_dir, &live_failed, &error,
+                         nullptr, "", false, !isatty(0));
   if (live_failed) {
     std::cerr << "andweorc: " << error << "\n";
     // Detached, the tool the user ran prints the log and removes it.

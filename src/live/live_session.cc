@@ -28,20 +28,24 @@ std::unique_ptr<LiveSession> LiveSession::start(const LiveOptions& options,
     }
     s->stream_ = std::make_unique<LineStream>(fd, true);
   }
+  // The controls, for the page and the terminal view's keys.
+  if (options.join_control) {
+    std::string why;
+    if (!options.control_path.empty())
+      s->controls_ = ControlChannel::open_existing(options.control_path, &why);
+  } else if (!options.control_path.empty()) {
+    s->controls_ = ControlChannel::create(options.control_path, error);
+    if (!s->controls_) return nullptr;
+  }
   if (options.tty) {
     s->tty_ = TtyView::open(options.tty_fd, options.tty_top, error);
     if (!s->tty_) return nullptr;
+    LiveSession* self = s.get();
+    if (options.tty_keys &&
+        !s->tty_->enable_keys([self](char k) { self->on_key(k); }, error))
+      return nullptr;
   }
   if (options.http) {
-    if (options.join_control) {
-      std::string why;
-      if (!options.control_path.empty())
-        s->controls_ =
-            ControlChannel::open_existing(options.control_path, &why);
-    } else if (!options.control_path.empty()) {
-      s->controls_ = ControlChannel::create(options.control_path, error);
-      if (!s->controls_) return nullptr;
-    }
     ServerControls routes;
     LiveSession* self = s.get();
     routes.post = [self](const std::string& body) {
@@ -232,6 +236,15 @@ std::pair<int, std::string> LiveSession::probe_control(
   return answer(200, {{"ok", true}, {"seq", sent.seq}});
 }
 
+void LiveSession::on_key(char key) {
+  if (key == 's' && o_.snapshot) {
+    control("{\"action\":\"snapshot\"}");
+  } else if (key == 'p' && controls_) {
+    bool paused = controls_->state()["requested"]["paused"].get<bool>();
+    control(paused ? "{\"action\":\"resume\"}" : "{\"action\":\"pause\"}");
+  }
+}
+
 int LiveSession::release_controls() {
   if (!controls_ || !o_.join_control) return 0;
   int left = controls_->restore(3000);
@@ -302,6 +315,16 @@ void LiveSession::publish(double time_s, const std::string& kind, bool line) {
   if (line) last_line_s_ = time_s;
   LiveSnapshot snap = model_.tick(time_s);
   if (controls_) snap.controls = controls_->summary();
+  if (o_.tty_keys && tty_) {
+    // The keys, and the last snapshot the 's' key (or the page) wrote.
+    std::lock_guard<std::mutex> lock(events_mu_);
+    std::string keys =
+        std::string("keys: ") + (controls_ ? "p pause/resume, " : "") +
+        (o_.snapshot ? "s snapshot, " : "") + "q close this view";
+    snap.controls = snap.controls.empty() ? keys : snap.controls + "; " + keys;
+    if (!last_snapshot_.empty())
+      snap.controls += "; snapshot " + last_snapshot_;
+  }
   bool final = kind == "final";
   if (stream_ && line) {
     // The dropped count as of this line; the final line's is exact.

@@ -39,6 +39,9 @@ struct LiveOptions {
   bool tty = false;                   // the terminal view on tty_fd
   int tty_fd = 2;
   size_t tty_top = 10;  // causal lines in the terminal view, at most
+  // Keys in the terminal view (p pause/resume, s snapshot, q close the
+  // view): only where the program does not read the same terminal.
+  bool tty_keys = false;
   double period_s = 1;  // between updates
   double linger_s = 3;  // waiting for a page to get the end
   // The live controls (docs/live.md "Controls"), with the page only:
@@ -109,6 +112,8 @@ class LiveSession {
   // A new acknowledgement, if any, to the stream.
   void poll_controls();
   void control_event(nlohmann::ordered_json event);
+  // A key of the terminal view.
+  void on_key(char key);
   // action "probe" / "unprobe" (control()).
   std::pair<int, std::string> probe_control(const std::string& action,
                                             const nlohmann::json& req);
