@@ -37,7 +37,9 @@ void add_live_options(CLI::App* cmd, RunOptions* o) {
                 "Show a compact live view on standard error, redrawn every "
                 "second: experiments, convergence, progress-point rates, "
                 "the top causal lines (--top) and the sampling profile of "
-                "the last 10 s; replaces the status line. Standard error "
+                "the last 10 s; replaces the status line. Keys: p "
+                "pause/resume, s snapshot, q close the view (when the "
+                "program does not read that terminal). Standard error "
                 "must be a terminal")
       ->group(group);
 }
