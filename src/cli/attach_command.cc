@@ -19,7 +19,9 @@
 
 #include "attach/ptrace_permission.h"
 #include "attach/runtime_calls.h"
+#include "cli/attach_session.h"
 #include "cli/commands.h"
+#include "cli/detached_session.h"
 #include "cli/duration.h"
 #include "cli/exit_codes.h"
 #include "cli/live_options.h"
@@ -45,10 +47,7 @@ struct AttachOptions {
 volatile sig_atomic_t g_interrupted = 0;
 void on_interrupt(int) { g_interrupted = 1; }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+std::string slurp(const std::string& path) { return read_whole_file(path); }
 
 bool process_alive(int pid) {
   std::string state = slurp("/proc/" + std::to_string(pid) + "/stat");
@@ -123,21 +122,29 @@ int attach_profile(AttachOptions& a) {
       return kExitUsage;
     }
   }
+  const std::string proc = "/proc/" + std::to_string(a.pid);
+  // A process started by `andweorc run` (or a descendant of one) has the
+  // runtime already: a `run --detached` session is followed, not injected
+  // into (attach_session.h); a run that is not detached is refused.
+  if (slurp(proc + "/environ").find(std::string("ANDWEORC_DATA_DIR=")) !=
+      std::string::npos) {
+    std::string why;
+    std::string dir = find_session(std::to_string(a.pid), &why);
+    if (dir.empty()) {
+      std::cerr << "andweorc: cannot attach: " << why
+                << "; attach works on a process started without andweorc, "
+                   "or by `andweorc run --detached` (followed, not injected "
+                   "into)\n";
+      return kExitAttachRefused;
+    }
+    return follow_detached_session(a.pid, dir, o, duration_ns, a.duration,
+                                   on_interrupt, &g_interrupted);
+  }
   // Refused before the process is touched.
   attach::PtraceFacts facts = attach::read_ptrace_facts(a.pid);
   if (std::string why = attach::ptrace_refusal(facts); !why.empty()) {
     std::cerr << "andweorc: cannot attach: " << why << "\n";
     return facts.exists ? kExitAttachRefused : kExitUsage;
-  }
-  const std::string proc = "/proc/" + std::to_string(a.pid);
-  // A process started by `andweorc run` (or a descendant of one) would
-  // start the runtime from its constructor with that run's settings.
-  if (slurp(proc + "/environ").find(std::string("ANDWEORC_DATA_DIR=")) !=
-      std::string::npos) {
-    std::cerr << "andweorc: cannot attach: process " << a.pid
-              << " has ANDWEORC_DATA_DIR in its environment (it was started "
-                 "by `andweorc run`, which profiles it already)\n";
-    return kExitAttachRefused;
   }
   std::vector<std::string> tried;
   std::string located = locate_runtime(&tried);
@@ -180,7 +187,8 @@ int attach_profile(AttachOptions& a) {
   std::unique_ptr<live::LiveSession> live = start_live(
       o, *settings, command.empty() ? std::vector<std::string>{exe} : command,
       data_dir, &live_failed, &error,
-      [pid](profile::Profile* p) { add_attach_warning(p, pid); });
+      [pid](profile::Profile* p) { add_attach_warning(p, pid); }, exe, false,
+      /*tty_keys=*/true);
   if (live_failed) {
     std::cerr << "andweorc: " << error << "\n";
     cleanup();

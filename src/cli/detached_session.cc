@@ -13,10 +13,29 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli/exit_codes.h"
 
 namespace andweorc::cli {
+
+std::string read_whole_file(const std::string& path) {
+  // read(2), not an ifstream: a /proc file of a process that exits while
+  // it is read fails with ESRCH, which libstdc++'s stream buffer throws
+  // through an istreambuf_iterator (`stop` died of it).
+  std::string out;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return out;
+  char buf[8192];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    out.append(buf, size_t(n));
+  }
+  ::close(fd);
+  return out;
+}
 namespace {
 
 namespace fs = std::filesystem;
@@ -32,8 +51,7 @@ int g_ready_fd = -1;
 void ignore_signal(int) {}
 
 std::string slurp_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
+  return read_whole_file(path);
 }
 
 ordered_json session_json(const Session& s) {
@@ -138,12 +156,12 @@ std::string find_session(const std::string& arg, std::string* error) {
              "--detached` printed)";
     return "";
   }
-  std::ifstream in(proc + "/environ", std::ios::binary);
-  if (!in) {
+  if (access((proc + "/environ").c_str(), R_OK) != 0) {
     *error =
         "cannot read the environment of process " + arg + " (another user's?)";
     return "";
   }
+  std::istringstream in(read_whole_file(proc + "/environ"));
   const std::string key = "ANDWEORC_DATA_DIR=";
   for (std::string entry; std::getline(in, entry, '\0');) {
     if (entry.rfind(key, 0) != 0) continue;

@@ -45,6 +45,10 @@ std::optional<Session> read_session(const std::string& dir, std::string* error);
 // the directory). "" and *error otherwise.
 std::string find_session(const std::string& arg, std::string* error);
 
+// The whole file, "" (or what was read) on an error; never throws (a /proc
+// file of a process that exits meanwhile).
+std::string read_whole_file(const std::string& path);
+
 // Whether a process is alive (not a zombie).
 bool process_running(int pid);
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 
+#include "cli/probe_options.h"
 #include "cli/run_ingest.h"
 #include "ingest/raw_reader.h"
 #include "profile/profile_json.h"
@@ -36,7 +37,9 @@ void add_live_options(CLI::App* cmd, RunOptions* o) {
                 "Show a compact live view on standard error, redrawn every "
                 "second: experiments, convergence, progress-point rates, "
                 "the top causal lines (--top) and the sampling profile of "
-                "the last 10 s; replaces the status line. Standard error "
+                "the last 10 s; replaces the status line. Keys: p "
+                "pause/resume, s snapshot, q close the view (when the "
+                "program does not read that terminal). Standard error "
                 "must be a terminal")
       ->group(group);
 }
@@ -104,7 +107,8 @@ std::unique_ptr<live::LiveSession> start_live(
     const RunOptions& o, const RunSettings& settings,
     const std::vector<std::string>& command, const std::string& data_dir,
     bool* failed, std::string* error,
-    std::function<void(profile::Profile*)> decorate) {
+    std::function<void(profile::Profile*)> decorate, const std::string& binary,
+    bool join, bool tty_keys) {
   *failed = false;
   if (!o.live && o.live_json.empty() && !o.live_tty) return nullptr;
   live::LiveOptions lo;
@@ -114,17 +118,37 @@ std::unique_ptr<live::LiveSession> start_live(
   lo.tty_top = o.top;
   lo.title = command.empty() ? "" : command[0];
   for (size_t i = 1; i < command.size(); ++i) lo.title += " " + command[i];
-  if (o.live) {
-    lo.http = live::parse_listen_address(o.live_address, error);
-    if (!lo.http) {
-      *failed = true;
-      return nullptr;
+  lo.tty_keys = o.live_tty && tty_keys;
+  if (o.live || lo.tty_keys) {
+    if (o.live) {
+      lo.http = live::parse_listen_address(o.live_address, error);
+      if (!lo.http) {
+        *failed = true;
+        return nullptr;
+      }
     }
     // Pause and pin act on the planner's experiments: none without them.
-    if (!o.no_experiments && !o.end_to_end)
+    if (join) {
+      // The session's own file, if its run made one.
+      lo.join_control = true;
+      if (std::filesystem::exists(data_dir + "/control"))
+        lo.control_path = data_dir + "/control";
+    } else if (!o.no_experiments && !o.end_to_end) {
       lo.control_path = data_dir + "/control";
+    }
     lo.snapshot =
         snapshot_writer(o, settings, command, data_dir, std::move(decorate));
+    // Probes from the page: resolved here as --progress is, patched by the
+    // coordinator (which runs with the controls only).
+    const std::string exe = !binary.empty()   ? binary
+                            : command.empty() ? std::string()
+                                              : find_executable(command[0]);
+    if (!lo.control_path.empty() && !exe.empty())
+      lo.resolve_probe = [exe](const std::string&, const std::string& name,
+                               const std::string& target, std::string* lines,
+                               size_t* sites, std::string* error) {
+        return live_probe_lines(exe, name, target, lines, sites, error);
+      };
   }
   auto session = live::LiveSession::start(lo, error);
   if (!session) {

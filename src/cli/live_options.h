@@ -29,12 +29,17 @@ void note_live_options(CLI::App* cmd, RunOptions* o);
 // told of it by ANDWEORC_CONTROL, see live_control_environment()) and
 // snapshots of the raw records so far next to --output. `decorate`
 // (optional) adds to each snapshot what the final profile gets beyond
-// profile_of_run() (attach's warning).
+// profile_of_run() (attach's warning). The page's probes are resolved in
+// `binary` ("": the file command[0] runs). `join`: `data_dir` is a run
+// going on (a `run --detached` session followed by `attach`): its control
+// file, if it has one, is joined, not created. `tty_keys`: --live-tty
+// reads keys from its terminal (the program does not read it).
 std::unique_ptr<live::LiveSession> start_live(
     const RunOptions& o, const RunSettings& settings,
     const std::vector<std::string>& command, const std::string& data_dir,
     bool* failed, std::string* error,
-    std::function<void(profile::Profile*)> decorate = nullptr);
+    std::function<void(profile::Profile*)> decorate = nullptr,
+    const std::string& binary = "", bool join = false, bool tty_keys = false);
 
 // The runtime's environment for the live controls (nothing without them).
 std::vector<std::string> live_control_environment(

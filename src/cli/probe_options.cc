@@ -16,9 +16,7 @@
 #include "probes/trace_sites.h"
 
 namespace andweorc::cli {
-namespace {
 
-// The file execvp would run for `name`.
 std::string find_executable(const std::string& name) {
   if (name.find('/') != std::string::npos) return name;
   const char* path = std::getenv("PATH");
@@ -35,7 +33,36 @@ std::string find_executable(const std::string& name) {
   return name;
 }
 
-}  // namespace
+bool live_probe_lines(const std::string& binary, const std::string& name,
+                      const std::string& target, std::string* lines,
+                      size_t* sites, std::string* error) {
+  auto spec = probes::parse_probe_spec(name + "=" + target, error);
+  if (!spec) return false;
+  if (spec->name != name) {  // "a=b" as the name
+    *error = "probe: the name '" + name + "' may not hold '='";
+    return false;
+  }
+  auto probe = probes::resolve_probe(binary, *spec, error);
+  if (!probe) return false;
+#if defined(__x86_64__)
+  if (!probe->sites.empty())
+    probes::plan_patches(probe->sites.front().path, &probe->sites);
+#endif
+  std::string refused;
+  for (const auto& s : probe->sites)
+    if (s.patch.empty())
+      refused += (refused.empty() ? "" : "; ") + s.where + ": " +
+                 (s.patch_refused.empty() ? "not planned" : s.patch_refused);
+  if (!refused.empty()) {
+    *error = "probe '" + name + "': cannot patch safely: " + refused +
+             " (a probe from the page is only patched in process; "
+             "--progress at the start can count it with a perf event)";
+    return false;
+  }
+  *lines = probes::encode_probes({*probe}, true);
+  *sites = probe->sites.size();
+  return true;
+}
 
 void add_probe_options(CLI::App* cmd, ProbeOptions* o) {
   const char* group = "Causal experiments";

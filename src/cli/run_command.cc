@@ -29,6 +29,7 @@
 #include "cli/runtime_locator.h"
 #include "cli/terminal.h"
 #include "ingest/raw_reader.h"
+#include "live/control_channel.h"
 
 namespace andweorc::cli {
 namespace {
@@ -117,7 +118,10 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   }
 
   bool live_failed = false;
-  auto live = start_live(o, *settings, command, data_dir, &live_failed, &error);
+  // Keys in --live-tty only when the program cannot be reading the same
+  // terminal: its standard input (ours) is not one.
+  auto live = start_live(o, *settings, command, data_dir, &live_failed, &error,
+                         nullptr, "", false, !isatty(0));
   if (live_failed) {
     std::cerr << "andweorc: " << error << "\n";
     // Detached, the tool the user ran prints the log and removes it.
@@ -151,6 +155,19 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   auto runtime_env = runtime_environment(o, *settings, runtime, data_dir);
   env.insert(env.begin(), runtime_env.begin(), runtime_env.end());
   for (auto& e : live_control_environment(live.get())) env.push_back(e);
+  // Detached without --live: a control file all the same, for an `attach`
+  // that follows the session later (attach_session.h).
+  std::unique_ptr<live::ControlChannel> detached_controls;
+  if (session && (!live || live->control_path().empty()) && !o.no_experiments &&
+      !o.end_to_end) {
+    std::string why;
+    detached_controls =
+        live::ControlChannel::create(data_dir + "/control", &why);
+    if (detached_controls)
+      env.push_back("ANDWEORC_CONTROL=" + detached_controls->path());
+    else
+      std::cerr << "andweorc: " << why << "\n";
+  }
   std::function<void(int)> on_started;
   if (session) on_started = [&session](int pid) { session->started(pid); };
   ChildResult child = run_child(command, env, o.follow_forks, on_started);

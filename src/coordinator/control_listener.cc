@@ -5,6 +5,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstring>
+
 namespace andweorc::coordinator {
 
 std::unique_ptr<ControlListener> ControlListener::open_file(const char* path,
@@ -34,7 +36,19 @@ ControlListener::~ControlListener() {
 }
 
 bool ControlListener::pending() const {
-  return !refused_ && __atomic_load_n(&block_->seq, __ATOMIC_ACQUIRE) != seen_;
+  return !refused_ &&
+         (__atomic_load_n(&block_->seq, __ATOMIC_ACQUIRE) != seen_ ||
+          __atomic_load_n(&block_->probe_seq, __ATOMIC_ACQUIRE) != probe_seen_);
+}
+
+bool ControlListener::refuse_version(std::string* refused) {
+  // The tool is of another version: its commands would be misread.
+  refused_ = true;
+  if (refused)
+    *refused =
+        "controls: the control file is not of this runtime's version; "
+        "the live page's controls are ignored";
+  return false;
 }
 
 std::optional<runtime::ControlCommand> ControlListener::take(
@@ -46,12 +60,7 @@ std::optional<runtime::ControlCommand> ControlListener::take(
       seen_ = c.seq;
       return c;
     case runtime::ControlRead::kBadHeader:
-      // The tool is of another version: its commands would be misread.
-      refused_ = true;
-      if (refused)
-        *refused =
-            "controls: the control file is not of this runtime's version; "
-            "the live page's controls are ignored";
+      refuse_version(refused);
       return std::nullopt;
     case runtime::ControlRead::kTorn:  // being written: next look
     case runtime::ControlRead::kNothing:
@@ -64,9 +73,52 @@ void ControlListener::acknowledge(const runtime::ControlAck& ack) {
   runtime::control_acknowledge(block_, ack);
 }
 
+std::optional<runtime::ProbeCommand> ControlListener::take_probe(
+    std::string* refused) {
+  if (refused_) return std::nullopt;
+  runtime::ProbeCommand c;
+  switch (runtime::control_read_probe(block_, probe_seen_, &c)) {
+    case runtime::ControlRead::kCommand:
+      probe_seen_ = c.seq;
+      return c;
+    case runtime::ControlRead::kBadHeader:
+      refuse_version(refused);
+      return std::nullopt;
+    case runtime::ControlRead::kTorn:
+    case runtime::ControlRead::kNothing:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+void ControlListener::acknowledge_probe(const runtime::ProbeAck& ack) {
+  runtime::control_acknowledge_probe(block_, ack);
+}
+
+bool ControlListener::poll_probe(std::string* refused) {
+  std::optional<runtime::ProbeCommand> c = take_probe(refused);
+  if (!c) return false;
+  runtime::ProbeAck ack;
+  if (probe_handler_ != nullptr) {
+    ack = probe_handler_(*c);
+  } else {
+    ack.status = 1;
+    std::strncpy(ack.error, "probes: not supported by this process's runtime",
+                 sizeof ack.error - 1);
+  }
+  ack.seq = c->seq;
+  ack.id = c->id;
+  acknowledge_probe(ack);
+  return true;
+}
+
 bool ControlLoop::poll() {
   if (listener == nullptr || !listener->pending()) return false;
   std::string refused;
+  // A probe change first: it leaves the pause and the pin as they are.
+  listener->poll_probe(&refused);
+  if (!refused.empty() && note) note(refused);
+  refused.clear();
   std::optional<runtime::ControlCommand> c = listener->take(&refused);
   if (!refused.empty() && note) note(refused);
   if (!c) return false;

@@ -1,6 +1,7 @@
 // control_listener.h: the coordinator's end of the live controls' channel
 // (runtime/control_block.h, docs/live.md "Controls"): takes the tool's
-// commands (pause, pin) and acknowledges what it applied.
+// commands (pause, pin; a dynamic probe to add or remove) and acknowledges
+// what it applied.
 //
 // Only the coordinator thread uses it, between experiments and while
 // paused; it never blocks: a command half-written by the tool is simply
@@ -39,11 +40,27 @@ class ControlListener {
   std::optional<runtime::ControlCommand> take(std::string* refused = nullptr);
   void acknowledge(const runtime::ControlAck& ack);
 
+  // The probe half: a new probe command, if whole (same refusal rules).
+  std::optional<runtime::ProbeCommand> take_probe(std::string* refused);
+  void acknowledge_probe(const runtime::ProbeAck& ack);
+
+  // What applies a probe command (runtime/probe_live.h; set by the
+  // coordinator, a stand-in in tests). Without one a probe command is
+  // refused ("not supported here").
+  using ProbeHandler = runtime::ProbeAck (*)(const runtime::ProbeCommand&);
+  void set_probe_handler(ProbeHandler h) { probe_handler_ = h; }
+  // Takes, applies and acknowledges a probe command; true when one was.
+  bool poll_probe(std::string* refused);
+
  private:
+  bool refuse_version(std::string* refused);
+
   runtime::ControlBlock* block_;
-  bool mapped_ = false;  // block_ is a mapping of ours
-  uint64_t seen_ = 0;    // the last command taken
+  bool mapped_ = false;      // block_ is a mapping of ours
+  uint64_t seen_ = 0;        // the last command taken
+  uint64_t probe_seen_ = 0;  // the last probe command taken
   bool refused_ = false;
+  ProbeHandler probe_handler_ = nullptr;
 };
 
 // How the experiment loop waits while paused: applies each new command
@@ -60,7 +77,8 @@ struct ControlLoop {
   bool paused = false;
   uint64_t applied = 0;  // commands applied so far
 
-  // Takes and applies a new command, if any. True when one was applied.
+  // Takes and applies a new command, if any (a probe command first, which
+  // changes no experiment state). True when a pause/pin command was applied.
   bool poll();
   // poll(), then waits while paused.
   bool wait_while_paused(const bool* stop);

@@ -16,6 +16,7 @@
 #include "runtime/address_table.h"
 #include "runtime/attach_settings.h"
 #include "runtime/coordinator_hook.h"
+#include "runtime/probe_live.h"
 #include "runtime/raw_writer.h"
 #include "runtime/real_functions.h"
 #include "runtime/runtime.h"
@@ -69,7 +70,11 @@ void* coordinator_main(void*) {
     std::unique_ptr<ControlListener> controls = ControlListener::open_file(
         runtime::runtime_setting("ANDWEORC_CONTROL"), &control_note);
     if (!control_note.empty()) note(control_note);
-    if (controls) runner.set_controls(controls.get());
+    if (controls) {
+      // Probes from the page are patched here, on this thread.
+      controls->set_probe_handler(runtime::probes_live_apply);
+      runner.set_controls(controls.get());
+    }
     std::string problem = runner.run(&g_stop);
     if (!problem.empty()) note(problem);
   }

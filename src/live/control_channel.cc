@@ -3,7 +3,9 @@
 
 #include <fcntl.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,6 +29,25 @@ const char* pin_kind_name(runtime::PinKind k) {
   }
   return "none";
 }
+
+// Holds the control file's flock() while a command is written: two tools
+// (a detached run's and an attach following it) may share the file.
+class FileLock {
+ public:
+  explicit FileLock(int fd) : fd_(fd) {
+    if (fd_ >= 0)
+      while (flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+      }
+  }
+  ~FileLock() {
+    if (fd_ >= 0) flock(fd_, LOCK_UN);
+  }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  int fd_;
+};
 
 }  // namespace
 
@@ -88,16 +109,57 @@ std::unique_ptr<ControlChannel> ControlChannel::create(const std::string& path,
   }
   void* p = mmap(nullptr, runtime::kControlFileSize, PROT_READ | PROT_WRITE,
                  MAP_SHARED, fd, 0);
-  ::close(fd);
   if (p == MAP_FAILED) {
     *error = "live controls: cannot map " + path + ": " + strerror(errno);
+    ::close(fd);
     return nullptr;
   }
   auto* block = static_cast<runtime::ControlBlock*>(p);
   runtime::control_init(block);
   auto c = std::make_unique<ControlChannel>(block);
   c->mapped_ = true;
+  c->fd_ = fd;
   c->path_ = path;
+  return c;
+}
+
+std::unique_ptr<ControlChannel> ControlChannel::open_existing(
+    const std::string& path, std::string* error) {
+  int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  struct stat st {};
+  if (fd < 0 || fstat(fd, &st) != 0 ||
+      st.st_size < off_t(runtime::kControlFileSize)) {
+    *error = "live controls: cannot open " + path + ": " +
+             (fd < 0 ? strerror(errno) : "not a control file");
+    if (fd >= 0) ::close(fd);
+    return nullptr;
+  }
+  void* p = mmap(nullptr, runtime::kControlFileSize, PROT_READ | PROT_WRITE,
+                 MAP_SHARED, fd, 0);
+  if (p == MAP_FAILED) {
+    *error = "live controls: cannot map " + path + ": " + strerror(errno);
+    ::close(fd);
+    return nullptr;
+  }
+  auto* block = static_cast<runtime::ControlBlock*>(p);
+  auto c = std::make_unique<ControlChannel>(block);
+  c->mapped_ = true;
+  c->fd_ = fd;
+  c->path_ = path;
+  if (!runtime::control_header_ok(block)) {
+    *error = "live controls: " + path +
+             " is not a control file of this version of andweorc";
+    return nullptr;
+  }
+  // Start from the state the run is in.
+  runtime::ControlCommand now;
+  std::string pin;
+  if (c->current_command(&now, &pin)) {
+    c->desired_ = now;
+    c->desired_pin_ = pin;
+  }
+  c->found_ = c->desired_;
+  c->found_pin_ = c->desired_pin_;
   return c;
 }
 
@@ -105,14 +167,42 @@ ControlChannel::ControlChannel(runtime::ControlBlock* block) : block_(block) {}
 
 ControlChannel::~ControlChannel() {
   if (mapped_) munmap(block_, runtime::kControlFileSize);
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool ControlChannel::current_command(runtime::ControlCommand* c,
+                                     std::string* pin) const {
+  for (int i = 0; i < 100; ++i) {
+    if (!runtime::seqlock_read(&block_->seq, &block_->command, c)) continue;
+    if (c->seq == 0) return false;
+    c->pin_target[runtime::kControlTargetSize - 1] = '\0';
+    pin->clear();
+    if (c->pin == runtime::PinKind::kLine)
+      *pin = std::string(c->pin_target) + ":" + std::to_string(c->pin_line);
+    else if (c->pin == runtime::PinKind::kFunction)
+      *pin = c->pin_target;
+    return true;
+  }
+  return false;
 }
 
 ControlChannel::Sent ControlChannel::request(const std::string& action,
                                              const std::string& target) {
   std::lock_guard<std::mutex> lock(mu_);
+  FileLock file_lock(fd_);
   Sent s;
   runtime::ControlCommand c = desired_;
   std::string pin_text = desired_pin_;
+  // Another tool sharing the file may have sent since: its state is the
+  // base (the command is the whole state).
+  if (fd_ >= 0) {
+    runtime::ControlCommand now;
+    std::string pin;
+    if (current_command(&now, &pin) && now.seq != desired_.seq) {
+      c = now;
+      pin_text = pin;
+    }
+  }
   if (action == "pause") {
     c.paused = 1;
   } else if (action == "resume") {
@@ -137,6 +227,7 @@ ControlChannel::Sent ControlChannel::request(const std::string& action,
   desired_ = c;
   desired_pin_ = pin_text;
   error_.clear();
+  sent_command_ = true;
   s.ok = true;
   return s;
 }
@@ -172,6 +263,170 @@ std::optional<ControlChannel::Applied> ControlChannel::poll() {
   return a;
 }
 
+ControlChannel::Sent ControlChannel::add_probe(const std::string& name,
+                                               const std::string& kind,
+                                               const std::string& target,
+                                               const std::string& lines,
+                                               size_t sites) {
+  std::lock_guard<std::mutex> lock(mu_);
+  FileLock file_lock(fd_);
+  Sent s;
+  if (probe_pending_seq_ != 0 || other_probe_pending()) {
+    s.error =
+        "probe: the previous probe change is not acknowledged yet; try again "
+        "when it is";
+    return s;
+  }
+  for (const auto& p : probes_)
+    if (p.name == name && (p.state == "in" || p.state == "adding")) {
+      s.error = "probe: a live probe named '" + name +
+                "' is in already; remove it first";
+      return s;
+    }
+  if (lines.size() >= runtime::kControlProbeTextSize) {
+    s.error = "probe '" + name + "': " + std::to_string(sites) +
+              " addresses do not fit the control page (" +
+              std::to_string(lines.size()) + " bytes, at most " +
+              std::to_string(runtime::kControlProbeTextSize - 1) +
+              "); give a narrower target (FILE:LINE) or use --progress";
+    return s;
+  }
+  runtime::ProbeCommand c;
+  c.action = runtime::ProbeAction::kAdd;
+  // Unique across the tools sharing the file: from the command's seq.
+  c.id =
+      uint32_t((__atomic_load_n(&block_->probe_seq, __ATOMIC_RELAXED) + 2) / 2);
+  std::memcpy(c.lines, lines.data(), lines.size());
+  probe_sent_ns_ = monotonic_now_ns();
+  s.seq = runtime::control_send_probe(block_, c);
+  probe_pending_seq_ = s.seq;
+  probe_pending_id_ = c.id;
+  LiveProbe p;
+  p.id = c.id;
+  p.name = name;
+  p.kind = kind;
+  p.target = target;
+  p.sites = sites;
+  p.state = "adding";
+  probes_.push_back(p);
+  s.ok = true;
+  return s;
+}
+
+bool ControlChannel::wait_probe_ack(int timeout_ms) {
+  for (int waited = 0; waited <= timeout_ms; waited += 10) {
+    poll_probe();
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (probe_pending_seq_ == 0) return true;
+    }
+    usleep(10000);
+  }
+  return false;
+}
+
+int ControlChannel::restore(int timeout_ms) {
+  int left = 0;
+  if (!wait_probe_ack(timeout_ms)) return 1;
+  std::vector<std::string> names;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& p : probes_)
+      if (p.state == "in") names.push_back(p.name);
+  }
+  for (const auto& name : names)
+    if (!remove_probe(name).ok || !wait_probe_ack(timeout_ms)) ++left;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (sent_command_) {
+    FileLock file_lock(fd_);
+    runtime::ControlCommand c = found_;
+    uint64_t now = monotonic_now_ns();
+    c.seq = runtime::control_send(block_, c);
+    sent_ns_[c.seq] = now;
+    desired_ = c;
+    desired_pin_ = found_pin_;
+  }
+  return left;
+}
+
+bool ControlChannel::other_probe_pending() const {
+  // A probe command of another tool sharing the file, not acknowledged yet
+  // (its change would be overwritten). Called with the file locked.
+  uint64_t seq = __atomic_load_n(&block_->probe_seq, __ATOMIC_ACQUIRE);
+  if (seq == 0) return false;
+  runtime::ProbeAck ack;
+  for (int i = 0; i < 100; ++i)
+    if (runtime::control_read_probe_ack(block_, &ack)) return ack.seq != seq;
+  return true;
+}
+
+bool ControlChannel::had_probe(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& p : probes_)
+    if (p.name == name && p.state != "refused") return true;
+  return false;
+}
+
+ControlChannel::Sent ControlChannel::remove_probe(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  FileLock file_lock(fd_);
+  Sent s;
+  if (probe_pending_seq_ != 0 || other_probe_pending()) {
+    s.error =
+        "probe: the previous probe change is not acknowledged yet; try again "
+        "when it is";
+    return s;
+  }
+  LiveProbe* found = nullptr;
+  for (auto& p : probes_)
+    if (p.name == name && p.state == "in") found = &p;
+  if (found == nullptr) {
+    s.error = "unprobe: no live probe named '" + name + "' is in";
+    return s;
+  }
+  runtime::ProbeCommand c;
+  c.action = runtime::ProbeAction::kRemove;
+  c.id = found->id;
+  probe_sent_ns_ = monotonic_now_ns();
+  s.seq = runtime::control_send_probe(block_, c);
+  probe_pending_seq_ = s.seq;
+  probe_pending_id_ = c.id;
+  found->state = "removing";
+  s.ok = true;
+  return s;
+}
+
+std::optional<ControlChannel::ProbeApplied> ControlChannel::poll_probe() {
+  std::lock_guard<std::mutex> lock(mu_);
+  runtime::ProbeAck ack;
+  if (!runtime::control_read_probe_ack(block_, &ack) || ack.seq == 0 ||
+      ack.seq == probe_last_ack_)
+    return {};
+  probe_last_ack_ = ack.seq;
+  ProbeApplied a;
+  a.ack = ack;
+  if (ack.seq == probe_pending_seq_) {
+    a.latency_ms = double(int64_t(ack.time_ns - probe_sent_ns_)) / 1e6;
+    probe_pending_seq_ = 0;
+  }
+  for (auto& p : probes_) {
+    if (p.id != ack.id) continue;
+    a.name = p.name;
+    a.action = p.state == "removing" ? "unprobe" : "probe";
+    p.pid = ack.pid;
+    p.latency_ms = a.latency_ms;
+    if (p.state == "adding") {
+      p.state = ack.status == 0 ? "in" : "refused";
+      p.error = ack.status == 0 ? "" : ack.error;
+    } else if (p.state == "removing") {
+      // A refused removal leaves the probe in.
+      p.state = ack.status == 0 ? "removed" : "in";
+      p.error = ack.status == 0 ? "" : ack.error;
+    }
+  }
+  return a;
+}
+
 nlohmann::ordered_json ControlChannel::state() const {
   std::lock_guard<std::mutex> lock(mu_);
   nlohmann::ordered_json j;
@@ -195,6 +450,19 @@ nlohmann::ordered_json ControlChannel::state() const {
   }
   j["pending"] = desired_.seq != 0 && (!last_ || last_->ack.seq < desired_.seq);
   j["error"] = error_;
+  nlohmann::ordered_json probes = nlohmann::ordered_json::array();
+  for (const auto& p : probes_)
+    probes.push_back({{"id", p.id},
+                      {"name", p.name},
+                      {"kind", p.kind},
+                      {"target", p.target},
+                      {"sites", p.sites},
+                      {"state", p.state},
+                      {"error", p.error},
+                      {"pid", p.pid},
+                      {"latency_ms", p.latency_ms}});
+  j["probes"] = std::move(probes);
+  j["probe_pending"] = probe_pending_seq_ != 0;
   return j;
 }
 

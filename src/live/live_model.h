@@ -97,6 +97,13 @@ class LiveModel {
   // Appends one tick to the histories and returns the state at time_s.
   LiveSnapshot tick(double time_s);
 
+  // A progress point of this name has been seen (any kind).
+  bool has_point(const std::string& name) const {
+    for (const auto& [key, series] : series_)
+      if (key.first == name) return true;
+    return false;
+  }
+
   const std::vector<profile::Experiment>& experiments() const {
     return experiments_;
   }

@@ -28,15 +28,24 @@ std::unique_ptr<LiveSession> LiveSession::start(const LiveOptions& options,
     }
     s->stream_ = std::make_unique<LineStream>(fd, true);
   }
+  // The controls, for the page and the terminal view's keys.
+  if (options.join_control) {
+    std::string why;
+    if (!options.control_path.empty())
+      s->controls_ = ControlChannel::open_existing(options.control_path, &why);
+  } else if (!options.control_path.empty()) {
+    s->controls_ = ControlChannel::create(options.control_path, error);
+    if (!s->controls_) return nullptr;
+  }
   if (options.tty) {
     s->tty_ = TtyView::open(options.tty_fd, options.tty_top, error);
     if (!s->tty_) return nullptr;
+    LiveSession* self = s.get();
+    if (options.tty_keys &&
+        !s->tty_->enable_keys([self](char k) { self->on_key(k); }, error))
+      return nullptr;
   }
   if (options.http) {
-    if (!options.control_path.empty()) {
-      s->controls_ = ControlChannel::create(options.control_path, error);
-      if (!s->controls_) return nullptr;
-    }
     ServerControls routes;
     LiveSession* self = s.get();
     routes.post = [self](const std::string& body) {
@@ -74,6 +83,18 @@ void LiveSession::control_event(nlohmann::ordered_json event) {
 
 void LiveSession::poll_controls() {
   if (!controls_) return;
+  if (std::optional<ControlChannel::ProbeApplied> p = controls_->poll_probe()) {
+    nlohmann::ordered_json e;
+    e["event"] = p->ack.status == 0 ? "applied" : "refused";
+    e["action"] = p->action;
+    e["name"] = p->name;
+    e["seq"] = p->ack.seq;
+    e["pid"] = p->ack.pid;
+    e["sites"] = p->ack.sites;
+    if (p->ack.status != 0) e["error"] = p->ack.error;
+    e["latency_ms"] = p->latency_ms;
+    control_event(std::move(e));
+  }
   std::optional<ControlChannel::Applied> a = controls_->poll();
   if (!a) return;
   nlohmann::ordered_json e;
@@ -136,8 +157,10 @@ std::pair<int, std::string> LiveSession::control(const std::string& body) {
   if (!controls_)
     return answer(400, {{"ok", false},
                         {"error",
-                         "pause and pin need experiments (this run "
+                         "pause, pin and probes need experiments (this run "
                          "has none, or runs them end to end)"}});
+  if (action == "probe" || action == "unprobe")
+    return probe_control(action, req);
   ControlChannel::Sent sent = controls_->request(action, target);
   if (!sent.ok) return answer(400, {{"ok", false}, {"error", sent.error}});
   control_event({{"event", "sent"},
@@ -145,6 +168,88 @@ std::pair<int, std::string> LiveSession::control(const std::string& body) {
                  {"target", target},
                  {"seq", sent.seq}});
   return answer(200, {{"ok", true}, {"seq", sent.seq}});
+}
+
+std::pair<int, std::string> LiveSession::probe_control(
+    const std::string& action, const nlohmann::json& req) {
+  auto answer = [](int status, nlohmann::ordered_json j) {
+    return std::make_pair(
+        status, j.dump(-1, ' ', false,
+                       nlohmann::ordered_json::error_handler_t::replace));
+  };
+  auto text = [&req](const char* key) {
+    return req.contains(key) && req[key].is_string()
+               ? req[key].get<std::string>()
+               : std::string();
+  };
+  const std::string name = text("name");
+  const std::string target = text("target");
+  std::string kind = text("kind");
+  if (kind.empty()) kind = "progress";
+  auto refuse = [&](const std::string& error) {
+    control_event({{"event", "refused"},
+                   {"action", action},
+                   {"name", name},
+                   {"target", target},
+                   {"error", error}});
+    return answer(400, {{"ok", false}, {"error", error}});
+  };
+  if (name.empty() || name.find_first_of("\t\r\n") != std::string::npos ||
+      name.size() >= 200)
+    return refuse(action +
+                  ": a probe needs a \"name\" (no tabs or newlines, under 200 "
+                  "characters)");
+  ControlChannel::Sent sent;
+  if (action == "unprobe") {
+    sent = controls_->remove_probe(name);
+  } else {
+    if (kind != "progress")
+      return refuse("probe: kind '" + kind +
+                    "' is not available from the page (only \"progress\"; "
+                    "--latency and --trace are given when the run starts, "
+                    "docs/live.md)");
+    if (!o_.resolve_probe)
+      return refuse("probe: probes are not available here");
+    {
+      // A point the program already has (annotated, or --progress): the
+      // probe's visits would be added to its count. A live probe's own
+      // point may be added again after its removal: it counts on.
+      std::lock_guard<std::mutex> lock(mu_);
+      if (model_.has_point(name) && !controls_->had_probe(name))
+        return refuse(
+            "probe: the program already has a progress point "
+            "named '" +
+            name + "'; choose another name");
+    }
+    std::string lines, error;
+    size_t sites = 0;
+    if (!o_.resolve_probe(kind, name, target, &lines, &sites, &error))
+      return refuse(error);
+    sent = controls_->add_probe(name, kind, target, lines, sites);
+  }
+  if (!sent.ok) return refuse(sent.error);
+  control_event({{"event", "sent"},
+                 {"action", action},
+                 {"name", name},
+                 {"target", target},
+                 {"seq", sent.seq}});
+  return answer(200, {{"ok", true}, {"seq", sent.seq}});
+}
+
+void LiveSession::on_key(char key) {
+  if (key == 's' && o_.snapshot) {
+    control("{\"action\":\"snapshot\"}");
+  } else if (key == 'p' && controls_) {
+    bool paused = controls_->state()["requested"]["paused"].get<bool>();
+    control(paused ? "{\"action\":\"resume\"}" : "{\"action\":\"pause\"}");
+  }
+}
+
+int LiveSession::release_controls() {
+  if (!controls_ || !o_.join_control) return 0;
+  int left = controls_->restore(3000);
+  poll_controls();
+  return left;
 }
 
 std::string LiveSession::controls_json() {
@@ -210,6 +315,16 @@ void LiveSession::publish(double time_s, const std::string& kind, bool line) {
   if (line) last_line_s_ = time_s;
   LiveSnapshot snap = model_.tick(time_s);
   if (controls_) snap.controls = controls_->summary();
+  if (o_.tty_keys && tty_) {
+    // The keys, and the last snapshot the 's' key (or the page) wrote.
+    std::lock_guard<std::mutex> lock(events_mu_);
+    std::string keys =
+        std::string("keys: ") + (controls_ ? "p pause/resume, " : "") +
+        (o_.snapshot ? "s snapshot, " : "") + "q close this view";
+    snap.controls = snap.controls.empty() ? keys : snap.controls + "; " + keys;
+    if (!last_snapshot_.empty())
+      snap.controls += "; snapshot " + last_snapshot_;
+  }
   bool final = kind == "final";
   if (stream_ && line) {
     // The dropped count as of this line; the final line's is exact.

@@ -39,15 +39,30 @@ struct LiveOptions {
   bool tty = false;                   // the terminal view on tty_fd
   int tty_fd = 2;
   size_t tty_top = 10;  // causal lines in the terminal view, at most
+  // Keys in the terminal view (p pause/resume, s snapshot, q close the
+  // view): only where the program does not read the same terminal.
+  bool tty_keys = false;
   double period_s = 1;  // between updates
   double linger_s = 3;  // waiting for a page to get the end
   // The live controls (docs/live.md "Controls"), with the page only:
   // the control file to create for the coordinator ("": no pause or pin,
   // e.g. a run without experiments) ...
   std::string control_path;
+  // ... which exists already: a run followed by `attach` (a `run
+  // --detached` session), whose own tool may send commands too. Without
+  // the file: no pause, pin or probes.
+  bool join_control = false;
   // ... and how to write a profile of the run so far: its path, or false
   // and *error (unset: no snapshot).
   std::function<bool(std::string* path, std::string* error)> snapshot;
+  // ... and how a dynamic probe from the page is resolved, as the command
+  // line's option would be (kind "progress": --progress NAME=TARGET): the
+  // ANDWEORC_PROBES lines for the runtime and the number of addresses, or
+  // false and *error (nothing is sent then). Unset: no probes.
+  std::function<bool(const std::string& kind, const std::string& name,
+                     const std::string& target, std::string* lines,
+                     size_t* sites, std::string* error)>
+      resolve_probe;
 };
 
 class LiveSession {
@@ -63,10 +78,15 @@ class LiveSession {
   // without controls.
   std::string control_path() const;
   // A control request from the page (a JSON body: {"action": "pause" |
-  // "resume" | "pin" | "unpin" | "snapshot", "target": "FILE:LINE" | name}):
+  // "resume" | "pin" | "unpin" | "snapshot" | "probe" | "unprobe", "target":
+  // "FILE:LINE" | name, and for probes "name" and "kind"}):
   // an HTTP status and a JSON answer. Each one is a "control" line of the
   // stream, as is each acknowledgement.
   std::pair<int, std::string> control(const std::string& body);
+  // Leaving a run this session joined (LiveOptions::join_control): its
+  // probes removed, a pause or pin it sent undone (ControlChannel::
+  // restore). The number of probes that could not be removed.
+  int release_controls();
   // The controls' state (the page's "controls" object).
   std::string controls_json();
   // New experiments of one poll, and the tail's point totals and samples
@@ -92,6 +112,11 @@ class LiveSession {
   // A new acknowledgement, if any, to the stream.
   void poll_controls();
   void control_event(nlohmann::ordered_json event);
+  // A key of the terminal view.
+  void on_key(char key);
+  // action "probe" / "unprobe" (control()).
+  std::pair<int, std::string> probe_control(const std::string& action,
+                                            const nlohmann::json& req);
   double now_s() const;
 
   LiveOptions o_;

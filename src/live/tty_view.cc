@@ -1,7 +1,10 @@
 // tty_view.cc: see tty_view.h.
 #include "live/tty_view.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <poll.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -19,15 +22,20 @@ constexpr char kHideCursor[] = "\033[?25l";
 
 // The view's terminal, for the signal handler (one view per process).
 volatile sig_atomic_t g_fd = -1;
+// With keys: the terminal read and its modes before (set before g_keys_fd).
+volatile sig_atomic_t g_keys_fd = -1;
+termios g_saved_modes;
 
-// Async-signal-safe: write(2), signal(2) and raise(3) only. Shows the
-// cursor, then lets the signal do what it would have done without us
-// (the default: end the tool).
+// Async-signal-safe: write(2), tcsetattr(3), signal(2) and raise(3) only.
+// Shows the cursor and puts the terminal's modes back, then lets the
+// signal do what it would have done without us (the default: end the
+// tool).
 void restore_and_reraise(int sig) {
   if (g_fd >= 0) {
     [[maybe_unused]] ssize_t n =
         ::write(g_fd, kShowCursor, sizeof(kShowCursor) - 1);
   }
+  if (g_keys_fd >= 0) tcsetattr(g_keys_fd, TCSANOW, &g_saved_modes);
   ::signal(sig, SIG_DFL);
   ::raise(sig);
 }
@@ -67,6 +75,7 @@ std::unique_ptr<TtyView> TtyView::open(int fd, size_t top, std::string* error) {
 }
 
 void TtyView::draw(const LiveSnapshot& s, bool final) {
+  std::lock_guard<std::mutex> lock(mu_);
   if (!open_) return;
   TtyFrameOptions o;
   winsize ws{};
@@ -88,17 +97,100 @@ void TtyView::draw(const LiveSnapshot& s, bool final) {
 }
 
 void TtyView::erase() {
+  std::lock_guard<std::mutex> lock(mu_);
   if (!open_ || drawn_ == 0) return;
   write_all(fd_, fmt::format("\r\033[{}A\033[J", drawn_));
   drawn_ = 0;
 }
 
 void TtyView::close() {
+  stop_keys_ = true;
+  if (keys_.joinable()) keys_.join();
+  std::lock_guard<std::mutex> lock(mu_);
+  restore_terminal();
+  if (!signals_restored_) {
+    signals_restored_ = true;
+    for (int i = 0; i < 4; ++i) sigaction(kSignals[i], &old_[i], nullptr);
+  }
   if (!open_) return;
   open_ = false;
   write_all(fd_, kShowCursor);
-  for (int i = 0; i < 4; ++i) sigaction(kSignals[i], &old_[i], nullptr);
   g_fd = -1;
+}
+
+void TtyView::restore_terminal() {
+  if (keys_fd_ < 0) return;
+  g_keys_fd = -1;
+  tcsetattr(keys_fd_, TCSANOW, &saved_);
+  ::close(keys_fd_);
+  keys_fd_ = -1;
+}
+
+bool TtyView::enable_keys(std::function<void(char)> on_key,
+                          std::string* error) {
+  std::lock_guard<std::mutex> lock(mu_);
+  // The view's terminal by its name: a descriptor of our own to read (the
+  // one we draw on may be open for writing only).
+  const char* name = ttyname(fd_);
+  int fd =
+      name ? ::open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) : -1;
+  termios modes{};
+  if (fd < 0 || tcgetattr(fd, &modes) != 0) {
+    *error = std::string("--live-tty: cannot read keys from the terminal: ") +
+             strerror(errno);
+    if (fd >= 0) ::close(fd);
+    return false;
+  }
+  saved_ = modes;
+  g_saved_modes = modes;
+  g_keys_fd = fd;
+  // One key at a time, not echoed; Ctrl-C still a signal (ISIG kept).
+  modes.c_lflag &= tcflag_t(~(ICANON | ECHO));
+  modes.c_cc[VMIN] = 0;
+  modes.c_cc[VTIME] = 0;
+  if (tcsetattr(fd, TCSANOW, &modes) != 0) {
+    *error = std::string("--live-tty: cannot set the terminal for keys: ") +
+             strerror(errno);
+    g_keys_fd = -1;
+    ::close(fd);
+    return false;
+  }
+  keys_fd_ = fd;
+  on_key_ = std::move(on_key);
+  keys_ = std::thread([this] { read_keys(); });
+  return true;
+}
+
+void TtyView::read_keys() {
+  while (!stop_keys_) {
+    pollfd p{keys_fd_, POLLIN, 0};
+    if (::poll(&p, 1, 100) <= 0) continue;
+    char c = 0;
+    if (::read(keys_fd_, &c, 1) != 1) {
+      if (p.revents & (POLLHUP | POLLERR)) return;
+      continue;
+    }
+    if (c != 'q') {
+      on_key_(c);
+      continue;
+    }
+    // Dismissed: erase the frame, put everything back, read no more.
+    std::lock_guard<std::mutex> lock(mu_);
+    if (open_ && drawn_ > 0)
+      write_all(fd_, fmt::format("\r\033[{}A\033[J", drawn_));
+    drawn_ = 0;
+    dismissed_ = true;
+    restore_terminal();
+    if (open_) {
+      // The signal dispositions stay until close(): `run` may have its
+      // forwarders installed over ours right now (child_process.cc), and
+      // putting the old ones back here would undo those.
+      open_ = false;
+      g_fd = -1;
+      write_all(fd_, kShowCursor);
+    }
+    return;
+  }
 }
 
 }  // namespace andweorc::live

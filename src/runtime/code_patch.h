@@ -31,18 +31,36 @@ struct PatchRequest {
   uint64_t bias = 0;  // added to the plan's targets (ELF vaddrs)
 };
 
-// Patches the code at each request (in any loaded object). Start-up only
-// (not signal-safe). Maps the trampolines within +-2 GB of the code (one
-// area per object far from the others: a shared library loads far from the
-// executable), checks that the code holds the bytes the tool planned from
-// and that no request overlaps the bytes of an earlier one (the earlier
-// keeps the address), builds every trampoline and makes them read+exec,
-// then writes each jump in the "int3 first" order: int3 on byte 0, bytes
-// 1..4, byte 0 (a thread that runs the site meanwhile sees the old first
-// instruction, an int3 that code_patch_on_trap sends to the trampoline, or
-// the finished jump, never half of one), and restores the page's
+// Patches the code at each request (in any loaded object). Start-up only,
+// once (not signal-safe; live probes: code_patch_install_live). Maps the
+// trampolines within +-2 GB of the code (one area per object far from the
+// others: a shared library loads far from the executable), checks that the code
+// holds the bytes the tool planned from and that no request overlaps the bytes
+// of an earlier one (the earlier keeps the address), builds every trampoline
+// and makes them read+exec, then writes each jump in the "int3 first" order:
+// int3 on byte 0, bytes 1..4, byte 0 (a thread that runs the site meanwhile
+// sees the old first instruction, an int3 that code_patch_on_trap sends to the
+// trampoline, or the finished jump, never half of one), and restores the page's
 // protection.
 void code_patch_install(PatchRequest* requests, int count);
+
+// A live probe (docs/live.md "Probes from the page"): patches every request
+// while the program runs, from the coordinator thread (never a signal
+// handler; one patching thread at a time), or none: every check first (code
+// of a loaded object, the planned bytes, no overlap with an active patch,
+// room), then trampolines in areas of this install only (an area other
+// threads may be running is never made writable again), then the jumps in
+// the int3-first order. false with *why (static) when refused: the
+// program's code is then as it was.
+bool code_patch_install_live(PatchRequest* requests, int count,
+                             const char** why);
+
+// Writes the original bytes back over the jump at site `index` (same
+// int3-first order; the trampoline and its counter stay mapped: a thread
+// may be inside it, and the count so far stays readable). Coordinator
+// thread only. false with *why (when not null) if it was not patched or
+// the code cannot be made writable.
+bool code_patch_remove(int index, const char** why);
 
 // Hits counted at a patched site (relaxed load of its counter).
 ANDWEORC_SIGNAL_SAFE uint64_t code_patch_count(int index);

@@ -1,12 +1,17 @@
 // control_block.h: the live controls' channel from the tool to the
 // coordinator (docs/live.md "Controls"): one fixed-layout page in a file
-// both map MAP_SHARED.
+// both map MAP_SHARED. Version 2 added the probe half (a dynamic probe to add
+// or remove, docs/live.md "Probes from the page"); a reader of another
+// version refuses the whole file.
 //
 // One writer per side, no locks. The tool alone writes the command half as
 // a sequence lock: `seq` odd while it writes, then the next even value; the
 // coordinator copies the command and takes it only if `seq` was even and
 // unchanged around the copy (a torn copy is retried at the next look). The
 // coordinator alone writes the acknowledgement half the same way (`ack_gen`).
+// The probe half (`probe_seq`/`probe`, `probe_ack_gen`/`probe_ack`) works
+// the same way, but a probe command is a change, not a whole state: the
+// tool sends the next one only once the previous one is acknowledged.
 // Header-only: the tool (src/live) and the coordinator (src/coordinator)
 // include it; nothing here runs in a signal handler.
 #ifndef ANDWEORC_RUNTIME_CONTROL_BLOCK_H_
@@ -19,9 +24,11 @@
 namespace andweorc::runtime {
 
 constexpr uint32_t kControlMagic = 0x54435741;  // "AWCT", little-endian
-constexpr uint32_t kControlVersion = 1;
+constexpr uint32_t kControlVersion = 2;
 constexpr size_t kControlTargetSize = 256;
 constexpr size_t kControlTextSize = 256;
+// A probe's resolved sites: ANDWEORC_PROBES lines (probes/probe_spec.h).
+constexpr size_t kControlProbeTextSize = 2304;
 
 enum class PinKind : uint32_t { kNone = 0, kLine = 1, kFunction = 2 };
 
@@ -49,6 +56,30 @@ struct ControlAck {
   char error[kControlTextSize] = {};     // status 1: why
 };
 
+enum class ProbeAction : uint32_t { kNone = 0, kAdd = 1, kRemove = 2 };
+
+// A dynamic probe to add (its sites, resolved and planned by the tool) or
+// to remove (by the id its add had).
+struct ProbeCommand {
+  uint64_t seq = 0;  // even, > 0
+  ProbeAction action = ProbeAction::kNone;
+  uint32_t id = 0;                         // the tool's number for the probe
+  char lines[kControlProbeTextSize] = {};  // kAdd: ANDWEORC_PROBES lines
+};
+
+// What the coordinator did with the last probe command.
+struct ProbeAck {
+  uint64_t seq = 0;    // the command (0: none yet)
+  int32_t status = 0;  // 0 applied; 1 refused (error says why)
+  uint32_t id = 0;     // the probe
+  int32_t pid = 0;     // the process that applied it
+  int32_t slot = 0;    // kAdd: the progress point's slot
+  uint32_t sites = 0;  // addresses patched (add) or restored (remove)
+  uint32_t reserved = 0;
+  uint64_t time_ns = 0;  // CLOCK_MONOTONIC when applied
+  char error[kControlTextSize] = {};
+};
+
 enum class ControlRead { kNothing, kCommand, kTorn, kBadHeader };
 
 struct ControlBlock {
@@ -60,6 +91,11 @@ struct ControlBlock {
   ControlCommand command;
   uint64_t ack_gen;  // the acknowledgement's sequence lock
   ControlAck ack;
+  // Version 2: the probe half.
+  uint64_t probe_seq;  // the probe command's sequence lock
+  ProbeCommand probe;
+  uint64_t probe_ack_gen;  // its acknowledgement's
+  ProbeAck probe_ack;
 };
 static_assert(sizeof(ControlBlock) <= 4096, "one page");
 
@@ -104,6 +140,39 @@ inline uint64_t control_send(ControlBlock* b, ControlCommand c) {
   c.pin_target[kControlTargetSize - 1] = '\0';
   seqlock_write(&b->seq, &b->command, c);
   return c.seq;
+}
+
+// The tool: publishes a probe command (its seq is set here). Returns the seq.
+inline uint64_t control_send_probe(ControlBlock* b, const ProbeCommand& c) {
+  ProbeCommand copy = c;
+  copy.seq = __atomic_load_n(&b->probe_seq, __ATOMIC_RELAXED) + 2;
+  copy.lines[kControlProbeTextSize - 1] = '\0';
+  seqlock_write(&b->probe_seq, &b->probe, copy);
+  return copy.seq;
+}
+
+// The coordinator: the current probe command when its seq is not `seen`.
+inline ControlRead control_read_probe(const ControlBlock* b, uint64_t seen,
+                                      ProbeCommand* out) {
+  if (!control_header_ok(b)) return ControlRead::kBadHeader;
+  if (__atomic_load_n(&b->probe_seq, __ATOMIC_ACQUIRE) == seen)
+    return ControlRead::kNothing;
+  if (!seqlock_read(&b->probe_seq, &b->probe, out)) return ControlRead::kTorn;
+  if (out->seq == seen) return ControlRead::kNothing;
+  out->lines[kControlProbeTextSize - 1] = '\0';
+  return ControlRead::kCommand;
+}
+
+inline void control_acknowledge_probe(ControlBlock* b, ProbeAck a) {
+  a.error[kControlTextSize - 1] = '\0';
+  seqlock_write(&b->probe_ack_gen, &b->probe_ack, a);
+}
+
+// The tool: the last probe acknowledgement; false when torn.
+inline bool control_read_probe_ack(const ControlBlock* b, ProbeAck* out) {
+  if (!seqlock_read(&b->probe_ack_gen, &b->probe_ack, out)) return false;
+  out->error[kControlTextSize - 1] = '\0';
+  return true;
 }
 
 // The coordinator: the current command when its seq is not `seen`.

@@ -53,6 +53,8 @@ bool probe_parse_line(const char* line, const char* end, ProbeEvent* e) {
   e->slot = 0;
   e->fd = -1;
   e->bias = 0;
+  e->live_id = 0;
+  e->removed = false;
   return (e->kind >= ANDWEORC_KIND_THROUGHPUT &&
           e->kind <= ANDWEORC_KIND_END) ||
          e->kind == kKindTraceEntry || e->kind == kKindTraceExit;

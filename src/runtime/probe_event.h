@@ -31,6 +31,11 @@ struct ProbeEvent {
   // shared library it links): vaddr + bias is the run-time address. Set by
   // probe_object_bias at start-up, before anything is patched or opened.
   uint64_t bias;
+  // A probe added from the live page (probe_live.h): the tool's id for it
+  // (0: a start-up probe), and whether it was removed since (its jump is
+  // gone, its count so far stays in the point's total).
+  uint32_t live_id;
+  bool removed;
 };
 
 // The kind field's value for an END at an address (probes/probe_spec.h).

@@ -362,9 +362,23 @@ void probes_start() {
   note(text);
 }
 
+bool probes_have_room(int n) { return g_event_count + n <= kMaxEvents; }
+
+void probes_append(const ProbeEvent& e) {
+  int n = g_event_count;
+  g_events[n] = e;
+  __atomic_store_n(&g_event_count, n + 1, __ATOMIC_RELEASE);
+}
+
+int probes_count() { return g_event_count; }
+
+ProbeEvent* probes_at(int i) { return &g_events[i]; }
+
 ANDWEORC_SIGNAL_SAFE uint64_t probe_hits(int slot) {
   uint64_t total = 0;
-  for (int i = 0; i < g_event_count; ++i) {
+  // Acquire: a live probe's event (probes_append) is read whole.
+  const int count = __atomic_load_n(&g_event_count, __ATOMIC_ACQUIRE);
+  for (int i = 0; i < count; ++i) {
     if (g_events[i].slot != slot) continue;
     if (g_events[i].patch_index >= 0) {
       total += code_patch_count(g_events[i].patch_index);

@@ -12,6 +12,8 @@
 
 namespace andweorc::runtime {
 
+struct ProbeEvent;  // probe_event.h
+
 // Reads ANDWEORC_PROBES / ANDWEORC_PROBE_MECHANISM, relocates each address
 // by the load bias of its object (the executable, or a shared library
 // loaded now: probe_object_bias), patches the addresses with a plan
@@ -36,6 +38,16 @@ ANDWEORC_SIGNAL_SAFE void probes_thread_exited();
 // counting that uprobe in the whole process (docs/probes.md); hardware
 // breakpoints are not affected.
 ANDWEORC_SIGNAL_SAFE void probes_write_final_note();
+
+// Live probes (probe_live.cc, coordinator thread only). Room for `n` more
+// events?
+bool probes_have_room(int n);
+// Appends a patched event; readers (probe_hits, from any thread or
+// handler) see it whole once it is counted in (release).
+void probes_append(const ProbeEvent& e);
+// The events so far (the coordinator thread changes only `removed`).
+int probes_count();
+ProbeEvent* probes_at(int i);
 
 // In a fork child, after the parent's other threads are retired: the
 // inherited descriptors count the parent; opens the child's own events,

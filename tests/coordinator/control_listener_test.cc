@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <functional>
 
 namespace andweorc::coordinator {
@@ -136,6 +137,68 @@ TEST_F(Loop, OnlyTheNewestOfSeveralCommandsIsApplied) {
   ControlAck a;
   ASSERT_TRUE(runtime::control_read_ack(&block, &a));
   EXPECT_EQ(a.seq, last);
+}
+
+// The probe half: a probe command is taken once, handed to the handler
+// (the coordinator's: runtime/probe_live.h) and acknowledged with its seq
+// and id; it leaves the pause as it was; without a handler it is refused.
+int g_probe_calls = 0;
+runtime::ProbeAck count_probe(const runtime::ProbeCommand& c) {
+  ++g_probe_calls;
+  runtime::ProbeAck a;
+  a.sites = c.action == runtime::ProbeAction::kAdd ? 2 : 0;
+  return a;
+}
+
+TEST(ControlListener, ProbeCommandsAreAppliedOnceAndAcknowledged) {
+  ControlBlock block;
+  runtime::control_init(&block);
+  ControlListener l(&block);
+  ControlLoop loop;
+  loop.listener = &l;
+  loop.apply = [](const ControlCommand&) { return ControlAck(); };
+  loop.sleep = [](uint64_t) {};
+  runtime::ProbeCommand p;
+  p.action = runtime::ProbeAction::kAdd;
+  p.id = 7;
+  std::snprintf(p.lines, sizeof p.lines, "steps\t1\t/bin/x\t10\t10\tplan");
+  uint64_t seq = runtime::control_send_probe(&block, p);
+  // Without a handler: refused, acknowledged all the same.
+  EXPECT_TRUE(l.pending());
+  EXPECT_FALSE(loop.poll());  // no pause/pin command was applied
+  runtime::ProbeAck back;
+  ASSERT_TRUE(runtime::control_read_probe_ack(&block, &back));
+  EXPECT_EQ(back.seq, seq);
+  EXPECT_EQ(back.id, 7u);
+  EXPECT_EQ(back.status, 1);
+  EXPECT_NE(std::string(back.error).find("not supported"), std::string::npos);
+
+  l.set_probe_handler(count_probe);
+  g_probe_calls = 0;
+  seq = runtime::control_send_probe(&block, p);
+  block.probe_seq = seq - 1;  // being written: not taken
+  EXPECT_FALSE(loop.poll());
+  EXPECT_EQ(g_probe_calls, 0);
+  block.probe_seq = seq;
+  EXPECT_FALSE(loop.poll());
+  EXPECT_EQ(g_probe_calls, 1);
+  EXPECT_FALSE(l.pending());
+  loop.poll();
+  EXPECT_EQ(g_probe_calls, 1);  // once
+  ASSERT_TRUE(runtime::control_read_probe_ack(&block, &back));
+  EXPECT_EQ(back.seq, seq);
+  EXPECT_EQ(back.status, 0);
+  EXPECT_EQ(back.sites, 2u);
+  EXPECT_EQ(loop.applied, 0u);
+  EXPECT_FALSE(loop.paused);
+
+  // A pause and a probe together: both applied at one look.
+  send_paused(&block, true);
+  p.action = runtime::ProbeAction::kRemove;
+  runtime::control_send_probe(&block, p);
+  EXPECT_TRUE(loop.poll());
+  EXPECT_EQ(g_probe_calls, 2);
+  EXPECT_TRUE(loop.paused);
 }
 
 }  // namespace

@@ -130,6 +130,77 @@ TEST_F(Channel, BadRequestsSendNothing) {
   EXPECT_EQ(runtime::control_read(&block, 0, &c), ControlRead::kNothing);
 }
 
+// Probes from the page: one change at a time, the states a probe goes
+// through as the coordinator acknowledges, and the tool's refusals.
+TEST_F(Channel, ProbeChangesAreSentOneAtATimeAndFollowed) {
+  auto sent =
+      channel->add_probe("steps", "progress", "step",
+                         "@program\t0\t/x\t0\t0\nsteps\t1\t/x\t1\t1\tp", 1);
+  ASSERT_TRUE(sent.ok) << sent.error;
+  runtime::ProbeCommand c;
+  ASSERT_EQ(runtime::control_read_probe(&block, 0, &c), ControlRead::kCommand);
+  EXPECT_EQ(c.seq, sent.seq);
+  EXPECT_EQ(c.action, runtime::ProbeAction::kAdd);
+  EXPECT_NE(std::string(c.lines).find("steps\t1"), std::string::npos);
+  // The next change waits for this one's acknowledgement.
+  auto busy = channel->add_probe("other", "progress", "f", "x", 1);
+  EXPECT_FALSE(busy.ok);
+  EXPECT_NE(busy.error.find("not acknowledged"), std::string::npos);
+  EXPECT_EQ(channel->state()["probes"][0]["state"], "adding");
+  EXPECT_TRUE(channel->state()["probe_pending"].get<bool>());
+
+  runtime::ProbeAck a;
+  a.seq = c.seq;
+  a.id = c.id;
+  a.pid = 42;
+  a.sites = 1;
+  runtime::control_acknowledge_probe(&block, a);
+  auto applied = channel->poll_probe();
+  ASSERT_TRUE(applied);
+  EXPECT_EQ(applied->action, "probe");
+  EXPECT_EQ(applied->name, "steps");
+  EXPECT_FALSE(channel->poll_probe());  // reported once
+  auto st = channel->state();
+  EXPECT_EQ(st["probes"][0]["state"], "in");
+  EXPECT_EQ(st["probes"][0]["pid"], 42);
+  EXPECT_FALSE(st["probe_pending"].get<bool>());
+  // The name is taken while in; an unknown one cannot be removed.
+  EXPECT_FALSE(channel->add_probe("steps", "progress", "step", "x", 1).ok);
+  EXPECT_FALSE(channel->remove_probe("nothing").ok);
+  EXPECT_TRUE(channel->had_probe("steps"));
+
+  sent = channel->remove_probe("steps");
+  ASSERT_TRUE(sent.ok) << sent.error;
+  ASSERT_EQ(runtime::control_read_probe(&block, c.seq, &c),
+            ControlRead::kCommand);
+  EXPECT_EQ(c.action, runtime::ProbeAction::kRemove);
+  EXPECT_EQ(channel->state()["probes"][0]["state"], "removing");
+  a.seq = c.seq;
+  a.status = 1;  // refused: the probe stays in
+  std::snprintf(a.error, sizeof a.error, "probe: could not be removed");
+  runtime::control_acknowledge_probe(&block, a);
+  applied = channel->poll_probe();
+  ASSERT_TRUE(applied);
+  EXPECT_EQ(applied->action, "unprobe");
+  EXPECT_EQ(channel->state()["probes"][0]["state"], "in");
+  sent = channel->remove_probe("steps");
+  ASSERT_TRUE(sent.ok);
+  a.seq = sent.seq;
+  a.status = 0;
+  runtime::control_acknowledge_probe(&block, a);
+  ASSERT_TRUE(channel->poll_probe());
+  EXPECT_EQ(channel->state()["probes"][0]["state"], "removed");
+
+  // Lines that do not fit the page: refused, nothing sent.
+  uint64_t before = block.probe_seq;
+  auto big =
+      channel->add_probe("big", "progress", "f",
+                         std::string(runtime::kControlProbeTextSize, 'x'), 40);
+  EXPECT_FALSE(big.ok);
+  EXPECT_NE(big.error.find("do not fit"), std::string::npos);
+  EXPECT_EQ(block.probe_seq, before);
+}
+
 TEST(ControlBlock, TornOrForeignCommandsAreNotTaken) {
   ControlBlock block;
   runtime::control_init(&block);

@@ -12,7 +12,8 @@
 // the experiment count, a resume restarts it, a pin makes every experiment
 // after its acknowledgement one on the pinned line, and a snapshot writes
 // a profile that parses (the time from each click to the page showing the
-// program's acknowledgement is printed);
+// program's acknowledgement is printed); a progress point added from
+// the page on read_item counts and is removed again (the profile keeps it);
 // when the program ends the page shows the final state, whose experiment
 // count is the written profile's, and it keeps it (no error, still drawn)
 // after the tool has exited. Exit 0 on success, 1 on a failed check, 77
@@ -145,6 +146,30 @@ await withBrowser({allow: u => origin !== null && u.startsWith(origin + '/')},
         snap.experiments.length >= pinnedAfter,
         `the snapshot ${snapPath} parses, ${snap.experiments.length} ` +
         'experiments');
+  // A progress point on read_item, added from the page while the program
+  // runs: it shows in the state's points and counts; then removed.
+  await page.fill('#probe-name', 'reads');
+  await page.fill('#probe-target', 'read_item');
+  await page.click('#probe-add');
+  await page.waitForSelector('#probe-list li[data-name="reads"]' +
+                             '[data-state="in"]', {timeout: 10000});
+  const token = new URL(url).searchParams.get('token');
+  const readsTotal = () => page.evaluate(async t => {
+    const r = await fetch('state?token=' + encodeURIComponent(t));
+    const p = ((await r.json()).points || []).find(q => q.name === 'reads');
+    return p ? p.total : -1;
+  }, token);
+  let reads = -1;
+  for (let i = 0; i < 100 && reads <= 0; ++i) {
+    await page.waitForTimeout(100);
+    reads = await readsTotal();
+  }
+  check(reads > 0, `the probe added from the page counts (${reads} visits)`);
+  await page.click('#probe-list li[data-name="reads"] button');
+  await page.waitForSelector('#probe-list li[data-name="reads"]' +
+                             '[data-state="removed"]', {timeout: 10000});
+  check(true, 'the probe was removed from the page');
+
   const times = await page.evaluate(() => window.andweorcControlTimes);
   console.log('click -> acknowledgement shown (ms): ' +
               times.map(t => t.click_to_shown_ms.toFixed(0)).join(' ') +
@@ -170,6 +195,10 @@ await withBrowser({allow: u => origin !== null && u.startsWith(origin + '/')},
         `the final state shows the profile's ${written.experiments.length} ` +
         `experiments (${shown})`);
   // One process: its experiments are in the order it ran them.
+  const readsPoint = (written.points || []).find(q => q.name === 'reads');
+  check(readsPoint && readsPoint.visits > 0,
+        `the profile keeps the page's probe's count (${
+            readsPoint ? readsPoint.visits : 'none'})`);
   const afterPin = written.experiments.slice(pinnedAfter);
   const offPin = afterPin.filter(e => e.line !== 45 ||
                                       !e.file.endsWith('pipeline.cc'));

@@ -11,6 +11,7 @@
 #include <pty.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -40,9 +41,11 @@ struct TtyRun {
 // Runs argv with standard error on a 100x30 pseudo-terminal, standard
 // output to `out_path`. `on_output(pid, all so far)` runs whenever the
 // terminal gets more output.
+// `master_out` (optional) gets the terminal's master side, to type keys.
 TtyRun run_on_tty(
     const std::vector<std::string>& argv, const std::string& out_path,
-    const std::function<void(pid_t, const std::string&)>& on_output = nullptr) {
+    const std::function<void(pid_t, const std::string&)>& on_output = nullptr,
+    int* master_out = nullptr) {
   int master = -1, slave = -1;
   winsize ws{};
   ws.ws_col = 100;
@@ -65,6 +68,7 @@ TtyRun run_on_tty(
     _exit(126);
   }
   close(slave);
+  if (master_out) *master_out = master;
   // Until every writer has closed the terminal (EIO) or a minute passes.
   char buf[4096];
   for (int waited_ms = 0; waited_ms < 60000;) {
@@ -179,6 +183,64 @@ TEST_F(LiveTty, ASigintToTheToolEndsTheRunWithTheCursorShown) {
   EXPECT_TRUE(r.status == 0 || r.status == 128 + SIGINT) << r.status;
   expect_cursor_restored(r.tty);
   expect_final_frame_is_the_profile(final_frame(r.tty), prof);
+}
+
+// The keys (the program's standard input is not the terminal): 'p' pauses
+// the experiments (acknowledged by the program), 's' writes a snapshot
+// next to -o, 'q' closes the view: no final frame, the cursor shown and
+// the terminal's modes (line editing, echo) put back.
+TEST_F(LiveTty, KeysPauseSnapshotAndCloseTheView) {
+  std::string prof = dir_ + "/profile.json", out = dir_ + "/stdout",
+              stream = dir_ + "/live.jsonl";
+  int master = -1;
+  int step = 0;
+  termios after{};
+  TtyRun r = run_on_tty(
+      {ANDWEORC_BIN, "run", "--live-tty", "--live-json", stream, "--max-time",
+       "20s", "-o", prof, "--", PIPELINE, "items", "1000000000"},
+      out,
+      [&](pid_t pid, const std::string& tty) {
+        if (step == 0 && tty.find("keys: p pause/resume, s snapshot, q close "
+                                  "this view") != std::string::npos) {
+          step = 1;
+          [[maybe_unused]] ssize_t n = write(master, "ps", 2);
+        }
+        std::string events = slurp(stream);
+        if (step == 1 &&
+            events.find("\"event\":\"applied\"") != std::string::npos &&
+            events.find("\"event\":\"snapshot\"") != std::string::npos) {
+          step = 2;
+          [[maybe_unused]] ssize_t n = write(master, "q", 1);
+        }
+        if (step == 2 && tty.rfind(kShow) != std::string::npos &&
+            tty.rfind(kShow) > tty.rfind(kHide)) {
+          step = 3;
+          tcgetattr(master, &after);  // the terminal's modes, put back
+          kill(pid, SIGINT);          // done: end the run now (as Ctrl-C)
+        }
+      },
+      &master);
+  EXPECT_TRUE(r.status == 0 || r.status == 128 + SIGINT) << r.status;
+  ASSERT_EQ(step, 3) << r.tty;
+  EXPECT_TRUE(after.c_lflag & ICANON);
+  EXPECT_TRUE(after.c_lflag & ECHO);
+  EXPECT_EQ(r.tty.find("andweorc final:"), std::string::npos) << r.tty;
+  bool paused = false;
+  std::string snapshot;
+  std::ifstream in(stream);
+  for (std::string line; std::getline(in, line);) {
+    json l = json::parse(line);
+    if (l["kind"] != "control") continue;
+    if (l["event"] == "applied" && l["paused"] == true) paused = true;
+    if (l["event"] == "snapshot" && l.contains("path"))
+      snapshot = l["path"].get<std::string>();
+  }
+  EXPECT_TRUE(paused);
+  ASSERT_FALSE(snapshot.empty());
+  EXPECT_EQ(std::filesystem::path(snapshot).parent_path(),
+            std::filesystem::path(prof).parent_path());
+  std::ifstream snap(snapshot);
+  EXPECT_NO_THROW(json::parse(snap));
 }
 
 TEST_F(LiveTty, RefusedWithoutATerminalBeforeAnythingRuns) {

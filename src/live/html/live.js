@@ -3,7 +3,8 @@
 // the convergence signal and progress-point rates over time, and the
 // causal ranking with each line's predicted curve and interval, and the
 // sampling profile (last N seconds or the whole run); and the controls
-// (pause/resume experiments, pin a line or function, write a snapshot),
+// (pause/resume experiments, pin a line or function, write a snapshot, add
+// or remove a progress point probe),
 // sent as POST /control with the token. When the
 // tool exits the page keeps the last state it got (the final one, normally)
 // and says so. Text goes into the page as text nodes only: file and
@@ -53,12 +54,22 @@
   const ctlMessage = el('p', {id: 'control-message', class: 'note'});
   const ctlSnapshotNote = el('p', {id: 'control-snapshot', class: 'note',
                                    'data-path': ''});
+  // Probes from the page (docs/live.md "Probes from the page"): a progress
+  // point on a function or FILE:LINE, patched into the running program.
+  const prbName = el('input', {id: 'probe-name', type: 'text', size: '12',
+                               placeholder: 'point name'});
+  const prbTarget = el('input', {id: 'probe-target', type: 'text',
+                                 size: '28',
+                                 placeholder: 'function or FILE:LINE'});
+  const prbAdd = button('probe-add', 'Add progress point');
+  const prbList = el('ul', {id: 'probe-list'});
   root.append(
       status, summary,
       el('section', {id: 'controls'}, el('h2', null, 'Controls'),
          el('div', null, ctlPause, ' ', ctlResume, ' ', ctlTarget, ' ',
             ctlPin, ' ', ctlUnpin, ' ', ctlSnapshot),
-         ctlState, ctlMessage, ctlSnapshotNote),
+         ctlState, ctlMessage, ctlSnapshotNote,
+         el('div', null, prbName, ' = ', prbTarget, ' ', prbAdd), prbList),
       el('section', null, el('h2', null, 'Convergence'), convText, convPlot),
       el('section', null, el('h2', null, 'Progress-point rates'), ratesPlot),
       el('section', null, el('h2', null, 'Causal ranking'), ranking),
@@ -224,9 +235,10 @@
   function drawControls(c) {
     if (!c) return;
     const a = c.applied;
-    for (const b of [ctlPause, ctlResume, ctlPin, ctlUnpin]) {
+    for (const b of [ctlPause, ctlResume, ctlPin, ctlUnpin, prbAdd]) {
       b.disabled = controlsOff || !c.available;
     }
+    drawProbes(c);
     ctlSnapshot.disabled = controlsOff || !c.snapshots;
     if (!c.available) {
       ctlState.textContent = 'Pause and pin need experiments: this run has ' +
@@ -265,7 +277,35 @@
         ? 'Last snapshot: ' + c.snapshot
         : (c.snapshot_error ? 'Snapshot failed: ' + c.snapshot_error : '');
     ctlSnapshotNote.dataset.path = c.snapshot || '';
-    if (!c.pending && fastPoll) { clearInterval(fastPoll); fastPoll = null; }
+    if (!c.pending && !c.probe_pending && fastPoll) {
+      clearInterval(fastPoll);
+      fastPoll = null;
+    }
+  }
+
+  // One row per probe added from the page: its state ("adding", "in",
+  // "refused", "removing", "removed") in data-state, a Remove button while
+  // it is in.
+  function drawProbes(c) {
+    const rows = [];
+    for (const p of c.probes || []) {
+      const text = p.name + ' = ' + p.target + ': ' +
+          ({adding: 'adding…', in: 'in (' + p.sites + ' address' +
+                (p.sites === 1 ? '' : 'es') + ', process ' + p.pid + ')',
+            refused: 'refused: ' + p.error, removing: 'removing…',
+            removed: 'removed (its count so far stays)'}[p.state] ||
+           p.state);
+      const li = el('li', {'data-name': p.name, 'data-state': p.state}, text);
+      if (p.state === 'in') {
+        const b = button('probe-remove-' + p.id, 'Remove');
+        b.disabled = controlsOff;
+        b.addEventListener('click', () => sendProbe('unprobe', p.name));
+        li.append(' ', b);
+      }
+      rows.push(li);
+    }
+    prbList.replaceChildren(...rows);
+    if (c.probe_pending && !fastPoll) fastPoll = setInterval(fetchControls, 100);
   }
 
   let fetchingControls = false;  // one request at a time
@@ -308,6 +348,26 @@
       ctlMessage.dataset.error = ctlMessage.textContent;
     }
   }
+  async function sendProbe(action, name, target) {
+    try {
+      const r = await fetch('control?token=' + encodeURIComponent(token), {
+        method: 'POST', cache: 'no-store',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({action: action, kind: 'progress', name: name,
+                              target: target || ''})});
+      const j = await r.json();
+      ctlMessage.textContent = j.ok ? 'Sent; waiting for the program…'
+                                    : (j.error || ('HTTP ' + r.status));
+      ctlMessage.dataset.error = j.ok ? '' : ctlMessage.textContent;
+      if (j.ok && !fastPoll) fastPoll = setInterval(fetchControls, 100);
+      fetchControls();
+    } catch (e) {
+      ctlMessage.textContent = 'Cannot reach the tool: ' + e.message;
+      ctlMessage.dataset.error = ctlMessage.textContent;
+    }
+  }
+  prbAdd.addEventListener('click', () => sendProbe(
+      'probe', prbName.value.trim(), prbTarget.value.trim()));
   ctlPause.addEventListener('click', () => send('pause'));
   ctlResume.addEventListener('click', () => send('resume'));
   ctlPin.addEventListener('click', () => send('pin', ctlTarget.value.trim()));

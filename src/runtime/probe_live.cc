@@ -1,0 +1,170 @@
+// probe_live.cc: a progress point added or removed from the live page while
+// the program runs (see probe_live.h). Runs on the coordinator thread only.
+#include "runtime/probe_live.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "andweorc/andweorc.h"
+#include "runtime/code_patch.h"
+#include "runtime/probe_event.h"
+#include "runtime/probe_points.h"
+#include "runtime/raw_writer.h"
+#include "runtime/runtime.h"
+#include "runtime/signal_safe.h"
+
+extern "C" int andweorc_register_point(int kind, const char* name);
+
+namespace andweorc::runtime {
+namespace {
+
+// One live add at a time (the coordinator's thread): its parsed addresses.
+ProbeEvent g_add[kMaxPatchSites];
+PatchSpec g_add_specs[kMaxPatchSites];
+PatchRequest g_add_requests[kMaxPatchSites];
+
+ProbeAck refused(const char* why, const char* detail = nullptr) {
+  ProbeAck a;
+  a.status = 1;
+  a.pid = int32_t(getpid());
+  a.time_ns = monotonic_ns();
+  size_t len = append_str(a.error, sizeof a.error, 0, why);
+  if (detail != nullptr) append_str(a.error, sizeof a.error, len, detail);
+  return a;
+}
+
+void live_note(const char* what, const char* name, uint32_t sites) {
+  char text[400], num[24];
+  size_t len = append_str(text, sizeof text, 0, "probes: live probe '");
+  len = append_str(text, sizeof text, len, name);
+  len = append_str(text, sizeof text, len, what);
+  num[format_u64(sites, num, sizeof num)] = 0;
+  len = append_str(text, sizeof text, len, num);
+  append_str(text, sizeof text, len,
+             " address(es), from the live page; its count covers only the "
+             "time it was in");
+  io_lock().lock();
+  raw_write_note(text);
+  io_lock().unlock();
+}
+
+// True when the marker line names `exe` ("@program\t0\tPATH\t0\t0").
+bool marker_is(const char* line, const char* end, const char* exe) {
+  ProbeEvent m;
+  // The marker parses as a line whose path is the program (kind 0 is not a
+  // valid kind, so probe_parse_line says false but fills the path).
+  probe_parse_line(line, end, &m);
+  return strcmp(m.path, exe) == 0;
+}
+
+ProbeAck add_probe(const ProbeCommand& c) {
+  char exe[kProbeTextMax] = {};
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = '\0';
+  int count = 0;
+  bool program_ok = false;
+  const char* text = c.lines;
+  for (const char* line = text; *line != '\0';) {
+    const char* end = strchr(line, '\n');
+    if (end == nullptr) end = line + strlen(line);
+    if (strncmp(line, kProbeProgramMarker, sizeof kProbeProgramMarker - 1) ==
+        0) {
+      program_ok = marker_is(line, end, exe);
+    } else if (end > line) {
+      if (count == kMaxPatchSites)
+        return refused("probe: more than 64 addresses");
+      ProbeEvent& e = g_add[count];
+      if (!probe_parse_line(line, end, &e) ||
+          e.kind != ANDWEORC_KIND_THROUGHPUT)
+        return refused("probe: the tool's command did not parse");
+      if (strcmp(e.path, exe) != 0 && !program_ok)
+        return refused("probe: resolved for another executable than ", exe);
+      if (!probe_object_bias(e.path, exe, &e.bias))
+        return refused("probe: its object is not loaded in this process: ",
+                       e.path);
+      if (e.patch[0] == '\0')
+        return refused("cannot patch safely: the tool has no plan for ",
+                       e.path);
+      if (!parse_patch_spec(e.patch, strlen(e.patch), &g_add_specs[count]))
+        return refused("probe: a patch plan did not parse");
+      e.live_id = c.id;
+      // An address given twice (two inlined copies at one address) is one
+      // jump: counted once.
+      bool seen = false;
+      for (int k = 0; k < count && !seen; ++k)
+        seen = g_add[k].vaddr + g_add[k].bias == e.vaddr + e.bias;
+      if (!seen) ++count;
+    }
+    line = *end ? end + 1 : end;
+  }
+  if (count == 0) return refused("probe: no address to patch");
+  if (!probes_have_room(count))
+    return refused("probe: more than 64 probe addresses in the process");
+  for (int i = 0; i < count; ++i) {
+    g_add_requests[i] = PatchRequest{g_add[i].vaddr + g_add[i].bias,
+                                     &g_add_specs[i], -1, nullptr};
+    g_add_requests[i].bias = g_add[i].bias;
+  }
+  const char* why = nullptr;
+  if (!code_patch_install_live(g_add_requests, count, &why))
+    return refused("cannot patch safely: ", why);
+  int slot = andweorc_register_point(g_add[0].kind, g_add[0].name);
+  if (slot <= 0) {
+    for (int i = 0; i < count; ++i)
+      code_patch_remove(g_add_requests[i].index, nullptr);
+    return refused("probe: no room for another progress point");
+  }
+  for (int i = 0; i < count; ++i) {
+    g_add[i].patch_index = g_add_requests[i].index;
+    g_add[i].slot = slot;
+    probes_append(g_add[i]);
+  }
+  live_note("' added: ", g_add[0].name, uint32_t(count));
+  ProbeAck a;
+  a.pid = int32_t(getpid());
+  a.slot = slot;
+  a.sites = uint32_t(count);
+  a.time_ns = monotonic_ns();
+  return a;
+}
+
+ProbeAck remove_probe(const ProbeCommand& c) {
+  uint32_t restored = 0, found = 0;
+  const char* why = nullptr;
+  const char* name = nullptr;
+  for (int i = 0; i < probes_count(); ++i) {
+    ProbeEvent* e = probes_at(i);
+    if (e->live_id != c.id || e->removed) continue;
+    ++found;
+    name = e->name;
+    if (code_patch_remove(e->patch_index, &why)) {
+      e->removed = true;
+      ++restored;
+    }
+  }
+  if (found == 0) return refused("probe: no such live probe in this process");
+  if (restored < found)
+    return refused("probe: could not be removed: ", why ? why : "unknown");
+  live_note("' removed: ", name, restored);
+  ProbeAck a;
+  a.pid = int32_t(getpid());
+  a.sites = restored;
+  a.time_ns = monotonic_ns();
+  return a;
+}
+
+}  // namespace
+
+ProbeAck probes_live_apply(const ProbeCommand& c) {
+  switch (c.action) {
+    case ProbeAction::kAdd:
+      return add_probe(c);
+    case ProbeAction::kRemove:
+      return remove_probe(c);
+    case ProbeAction::kNone:
+      break;
+  }
+  return refused("probe: unknown probe command");
+}
+
+}  // namespace andweorc::runtime

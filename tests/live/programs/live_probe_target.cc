@@ -1,0 +1,49 @@
+// A program driven step by step by live_probe_test.cc: it reads a count N
+// from the FIFO argv[1], calls step() exactly N times, checks every result
+// against the closed form and answers "done ok N" (or "done wrong") on the
+// FIFO argv[2]; end of file ends it. The test adds and removes a probe on
+// step() from the live page between the batches, so it knows exactly which
+// calls a probe must count. tiny() is too short to patch (refused).
+#include <andweorc/andweorc.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+volatile uint64_t g_step_salt = 5;
+
+__attribute__((noinline)) uint64_t step(uint64_t x) {
+  uint64_t h = x ^ g_step_salt;
+  for (int i = 0; i < 4; ++i) h = h * 0x9E3779B97F4A7C15ull + uint64_t(i);
+  return h;
+}
+
+uint64_t step_expected(uint64_t x) {
+  uint64_t h = x ^ 5;
+  for (int i = 0; i < 4; ++i) h = h * 0x9E3779B97F4A7C15ull + uint64_t(i);
+  return h;
+}
+
+__attribute__((noinline)) int tiny(int x) { return x + 1; }
+
+uint64_t (*volatile g_step)(uint64_t) = &step;
+int (*volatile g_tiny)(int) = &tiny;
+
+int main(int argc, char** argv) {
+  if (argc < 3) return 2;
+  // A progress point of its own: the coordinator runs (and reads the
+  // controls) once the program has one.
+  ANDWEORC_PROGRESS("started");
+  FILE* in = std::fopen(argv[1], "r");
+  FILE* out = std::fopen(argv[2], "w");
+  if (in == nullptr || out == nullptr) return 2;
+  long n = 0;
+  while (std::fscanf(in, "%ld", &n) == 1) {
+    bool ok = g_tiny(1) == 2;
+    for (long i = 0; i < n; ++i)
+      ok = ok && g_step(uint64_t(i)) == step_expected(uint64_t(i));
+    std::fprintf(out, "done %s %ld\n", ok ? "ok" : "wrong", n);
+    std::fflush(out);
+  }
+  return 0;
+}
