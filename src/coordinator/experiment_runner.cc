@@ -352,9 +352,12 @@ std::string ExperimentRunner::run(const bool* stop) {
              "the line number and --source-scope)";
   }
   if (config_.end_to_end) return run_end_to_end(stop);
-  // Throughput needs a progress point; wait for the program to register one.
-  while (snapshot_points().empty())
+  // Throughput needs a progress point; wait for the program to register one
+  // (or for the live page to add one: its commands are taken meanwhile).
+  while (snapshot_points().empty()) {
+    if (controls_.listener != nullptr) controls_.poll();
     if (!sleep_unless_stopped(20000000, stop)) return "";
+  }
   planner::ExperimentPlanner plan(planner_options(config_), rng_());
   run_planned(&plan, stop, 0, false);
   return "";

@@ -229,5 +229,27 @@ TEST_F(LiveProbe, CountsExactlyWhileInAndStopsAfterRemoval) {
   EXPECT_EQ(runtime_refused, 1);
 }
 
+// A program with no progress point of its own gets its first from the page:
+// the coordinator takes commands while it waits for a point (it did not,
+// and the probe stayed "adding").
+TEST_F(LiveProbe, AProgramWithoutPointsGetsItsFirstFromThePage) {
+  setenv("LIVE_PROBE_NO_POINT", "1", 1);
+  start();
+  unsetenv("LIVE_PROBE_NO_POINT");
+  ASSERT_NE(port_, 0);
+  auto [s, added] =
+      post({{"action", "probe"}, {"name", "steps"}, {"target", "step"}});
+  ASSERT_EQ(s, 200) << added;
+  json p = probe_state("steps", "adding");
+  ASSERT_EQ(p["state"], "in") << p;
+  EXPECT_EQ(batch(200), "done ok 200\n");
+  ASSERT_EQ(finish(), 0) << testing::read_file(dir_ + "/err");
+  json prof = json::parse(testing::read_file(dir_ + "/profile.json"));
+  uint64_t steps = 0;
+  for (const auto& pt : prof["points"])
+    if (pt["name"] == "steps") steps = pt["visits"].get<uint64_t>();
+  EXPECT_EQ(steps, 200u);
+}
+
 }  // namespace
 }  // namespace andweorc
