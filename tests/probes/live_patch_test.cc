@@ -6,6 +6,7 @@
 // removal counts anew, and a refused install leaves the code untouched.
 #include <gtest/gtest.h>
 #include <link.h>
+#include <signal.h>
 
 #include <atomic>
 #include <chrono>
@@ -34,6 +35,17 @@ uint64_t live_expected(uint64_t x) {
   return h;
 }
 
+// A thread that runs into the patch's int3 while it is being written is
+// sent on by code_patch_on_trap, as the runtime's SIGTRAP handler does
+// (signal_handlers.cc); without it the test process died of SIGTRAP in most
+// runs (the busy threads call the function millions of times a second).
+void on_trap(int, siginfo_t*, void* uc) {
+  if (!runtime::code_patch_on_trap(uc)) {
+    signal(SIGTRAP, SIG_DFL);
+    raise(SIGTRAP);
+  }
+}
+
 int live_main_object(dl_phdr_info* info, size_t, void* out) {
   *static_cast<uint64_t*>(out) = info->dlpi_addr;
   return 1;
@@ -53,6 +65,11 @@ runtime::PatchSpec live_plan(uint64_t site, uint64_t bias) {
 }
 
 TEST(LiveProbePatch, AddedAndRemovedWhileThreadsRunTheCode) {
+  struct sigaction sa {};
+  sa.sa_sigaction = on_trap;
+  sa.sa_flags = SA_SIGINFO;
+  sigemptyset(&sa.sa_mask);
+  ASSERT_EQ(sigaction(SIGTRAP, &sa, nullptr), 0);
   uint64_t bias = 0;
   dl_iterate_phdr(live_main_object, &bias);
   const uint64_t site = reinterpret_cast<uint64_t>(&live_target);
