@@ -53,7 +53,7 @@ CoordinatorConfig config_from_environment() {
                            env("ANDWEORC_GRANULARITY").empty();
   c.period_ns = env_u64("ANDWEORC_SAMPLE_PERIOD_NS", c.period_ns);
   c.delay_ramps = env("ANDWEORC_DELAY_RAMP") == "1";
-  c.delay_credit = env("ANDWEORC_DELAY_CREDIT") != "0";
+  c.delay_credit = env("ANDWEORC_DELAY_CREDIT") == "1";
   return c;
 }
 
