@@ -6,7 +6,7 @@
 # (region rule alone, not the whole gate: evaluate.sh judges the gate).
 #
 #   bench/calibration/region_weights.py [--pairs N] [--k 2,3,4]
-#       [--modes steady,cost,equal,none] POOL_DIR/PROGRAM ...
+#       [--modes steady,cost,equal,none] [--shift F] POOL_DIR/PROGRAM ...
 #
 # Modes (weight of region g's vote on the weighted median of ratios):
 #   steady  1 / max(variance of log(c_r(g) / BASE mean) between the runs of
@@ -14,6 +14,9 @@
 #   cost    BASE's mean cost of g (the rule before 2026-11-24 evening)
 #   equal   1 (a plain median)
 #   none    no normalization (factor 1)
+# --shift F: NEW's runs of the A/A pairs get every cost x F, as if NEW had
+# run on a machine F times as slow (the pools interleave A and B runs, so
+# they never show such an offset between the sides; CI runs may).
 # Pairs are drawn as in evaluate.sh (K distinct runs a side, fixed seed), so
 # the rates are estimates over the pool, not independent trials.
 import argparse
@@ -164,12 +167,22 @@ def judge(base, new, mode, pct=5.0, alpha=0.05):
     return hits
 
 
+def scaled(run, f):
+    """The run as if on a machine f times as slow: every cost x f."""
+    if f == 1:
+        return run
+    return {"per": run["per"] * f, "total": run["total"] * f,
+            "fn": {k: v * f for k, v in run["fn"].items()},
+            "ln": {k: v * f for k, v in run["ln"].items()}}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("pools", nargs="+")
     ap.add_argument("--pairs", type=int, default=24)
     ap.add_argument("--k", default="2,3,4")
     ap.add_argument("--modes", default="steady,cost")
+    ap.add_argument("--shift", type=float, default=1.0)
     o = ap.parse_args()
     for d in o.pools:
         meta = open(os.path.join(d, "meta")).read().splitlines()
@@ -186,7 +199,8 @@ def main():
                 fa = 0
                 for _ in range(o.pairs):
                     idx = rng.sample(range(len(A)), 2 * k)
-                    fa += bool(judge([A[i] for i in idx[:k]], [A[i] for i in idx[k:]], mode))
+                    new = [scaled(A[i], o.shift) for i in idx[k:]]
+                    fa += bool(judge([A[i] for i in idx[:k]], new, mode))
                 cells = [f"A/A {fa}/{o.pairs}"]
                 for name, rx, B in regs:
                     det = named = 0
