@@ -24,7 +24,8 @@ using LnKey = std::tuple<std::string, std::string, int>;
 constexpr double kFactorMinShare = 0.01;
 
 struct RunCosts {
-  double total = 0;  // CPU seconds per visit
+  double total = 0;   // CPU seconds per visit
+  double sample = 0;  // what one sample adds to a cost per visit
   std::map<FnKey, double> fn;
   std::map<LnKey, double> line;
 };
@@ -47,6 +48,7 @@ std::optional<RunCosts> costs_of(const profile::Profile& p,
   profile::Attribution a = profile::attribute(p);
   if (a.total == 0) return std::nullopt;
   RunCosts r;
+  r.sample = per;
   r.total = static_cast<double>(a.total) * per;
   for (const profile::FunctionCount& f : a.functions)
     r.fn[{f.function, f.file}] += static_cast<double>(f.samples) * per;
@@ -73,18 +75,57 @@ Map mean_of(const std::vector<RunCosts>& runs, Map RunCosts::*field) {
   return mean;
 }
 
-// Weighted median of cost ratios against BASE (region_cost.h, step 2),
+// The weight of each region's vote on the machine factor (region_cost.h,
+// step 2): 1 / the variance of log(c_r(g) / BASE's mean c(g)) between the
+// runs of each side (pooled over the two sides, so a shift between the
+// sides, which is what a regression is, does not count), at least the
+// Poisson variance of its sample count. A region whose cost moves on its
+// own between runs of one binary (memcached's sendmsg: 3.4 or 0.3 us per
+// request, run by run) then has little say, however much of the cost it
+// carries; a steady one speaks for the machine.
+using Weights = std::map<FnKey, double>;
+Weights vote_weights(const std::vector<RunCosts>& base,
+                     const std::vector<RunCosts>& next,
+                     const std::map<FnKey, double>& base_mean,
+                     double base_total) {
+  Weights w;
+  for (const auto& [k, mean] : base_mean) {
+    if (!(mean > 0) || mean < kFactorMinShare * base_total) continue;
+    double ss = 0, poisson = 0;
+    int runs = 0, dof = 0;
+    for (const std::vector<RunCosts>* side : {&base, &next}) {
+      std::vector<double> x;
+      for (const RunCosts& r : *side) {
+        // A run without a sample of it counts half a sample (log of 0).
+        double c = std::max(lookup(r.fn, k), r.sample / 2);
+        x.push_back(std::log(c / mean));
+        poisson += r.sample / c;
+        ++runs;
+      }
+      if (x.size() < 2) continue;
+      double m = 0;
+      for (double v : x) m += v / static_cast<double>(x.size());
+      for (double v : x) ss += (v - m) * (v - m);
+      dof += static_cast<int>(x.size()) - 1;
+    }
+    double var = dof > 0 ? ss / dof : 0;
+    w[k] = 1 / std::max(var, poisson / runs);
+  }
+  return w;
+}
+
+// Weighted median of cost ratios against BASE over the voting regions,
 // without `leave_out` (the region under test, so that a region carrying
 // half the cost cannot drag the median with its own regression).
 double machine_factor(const RunCosts& r, const std::map<FnKey, double>& base,
-                      double base_total, const FnKey* leave_out = nullptr) {
+                      const Weights& weights, double base_total,
+                      const FnKey* leave_out = nullptr) {
   std::vector<std::pair<double, double>> rw;  // ratio, weight
   double weight = 0;
-  for (const auto& [k, mean] : base) {
-    if (!(mean > 0) || mean < kFactorMinShare * base_total) continue;
+  for (const auto& [k, w] : weights) {
     if (leave_out != nullptr && k == *leave_out) continue;
-    rw.emplace_back(lookup(r.fn, k) / mean, mean);
-    weight += mean;
+    rw.emplace_back(lookup(r.fn, k) / lookup(base, k), w);
+    weight += w;
   }
   if (rw.empty()) return base_total > 0 ? r.total / base_total : 1;
   std::sort(rw.begin(), rw.end());
@@ -149,32 +190,32 @@ RegionCosts region_cost_changes(
   std::map<FnKey, double> base_fn = mean_of(base, &RunCosts::fn);
   double base_total = 0;
   for (const RunCosts& r : base) base_total += r.total / double(base.size());
-  // Each region is tested on runs normalized by factors it has no vote in;
-  // the filter and the naming of lines use factors from every region.
-  const std::vector<RunCosts> base_raw = base, next_raw = next;
-  for (std::vector<RunCosts>* side : {&base, &next}) {
-    for (RunCosts& r : *side) {
-      double m = machine_factor(r, base_fn, base_total);
-      for (auto& [k, v] : r.fn) v /= m;
-      for (auto& [k, v] : r.line) v /= m;
-      r.total /= m;
-    }
-  }
+  const Weights weights = vote_weights(base, next, base_fn, base_total);
+  // The filter uses factors every voting region has a say in; each region is
+  // tested, and its line named, on runs normalized by factors it has no
+  // vote in.
   std::map<FnKey, double> pooled;
   double runs = static_cast<double>(base.size() + next.size());
   for (const std::vector<RunCosts>* side : {&base, &next})
-    for (const RunCosts& r : *side)
-      for (const auto& [k, v] : r.fn) pooled[k] += v / runs;
+    for (const RunCosts& r : *side) {
+      double m = machine_factor(r, base_fn, weights, base_total);
+      for (const auto& [k, v] : r.fn) pooled[k] += v / m / runs;
+    }
 
   std::vector<RegionCost> tested;
   std::vector<double> p;
+  std::vector<std::pair<std::vector<double>, std::vector<double>>> factors;
   for (const auto& [k, mean] : pooled) {
     if (mean < min_pct / 200.0 * base_total) continue;
-    std::vector<double> a, b;
-    for (const RunCosts& r : base_raw)
-      a.push_back(lookup(r.fn, k) / machine_factor(r, base_fn, base_total, &k));
-    for (const RunCosts& r : next_raw)
-      b.push_back(lookup(r.fn, k) / machine_factor(r, base_fn, base_total, &k));
+    std::vector<double> fa, fb, a, b;
+    for (const RunCosts& r : base) {
+      fa.push_back(machine_factor(r, base_fn, weights, base_total, &k));
+      a.push_back(lookup(r.fn, k) / fa.back());
+    }
+    for (const RunCosts& r : next) {
+      fb.push_back(machine_factor(r, base_fn, weights, base_total, &k));
+      b.push_back(lookup(r.fn, k) / fb.back());
+    }
     Welch w = welch_greater(a, b);
     RegionCost c;
     c.function = k.first;
@@ -188,21 +229,31 @@ RegionCosts region_cost_changes(
     c.high_pct = 100 * (w.diff + t * w.se) / base_total;
     c.p = w.p;
     tested.push_back(std::move(c));
+    factors.emplace_back(std::move(fa), std::move(fb));
     p.push_back(w.p);
   }
   std::vector<double> q = experiments::bh_q_values(p);
   out.tested = static_cast<int>(tested.size());
-  std::map<LnKey, double> base_line = mean_of(base, &RunCosts::line);
-  std::map<LnKey, double> new_line = mean_of(next, &RunCosts::line);
   for (size_t i = 0; i < tested.size(); ++i) {
     RegionCost& c = tested[i];
     c.q = q[i];
     c.significant = c.q < 1 - level;
     if (!(c.implied_pct > 0)) continue;
-    // Name the line of the function whose cost rose most.
+    // Name the line of the function whose cost rose most, normalized as the
+    // function was tested: with factors every region voted in, a region
+    // with most of the cost would be its own machine and no line would rise.
+    std::map<LnKey, double> base_line, new_line;
+    auto add = [&](const std::vector<RunCosts>& side,
+                   const std::vector<double>& f, std::map<LnKey, double>* m) {
+      for (size_t r = 0; r < side.size(); ++r)
+        for (const auto& [k, v] : side[r].line)
+          if (std::get<0>(k) == c.function && std::get<1>(k) == c.file)
+            (*m)[k] += v / f[r] / static_cast<double>(side.size());
+    };
+    add(base, factors[i].first, &base_line);
+    add(next, factors[i].second, &new_line);
     double best = 0;
     for (const auto& [k, v] : new_line) {
-      if (std::get<0>(k) != c.function) continue;
       double rise = v - lookup(base_line, k);
       if (rise > best) {
         best = rise;
