@@ -229,19 +229,8 @@ int attach_profile(AttachOptions& a) {
     cleanup();
     return kExitAttachRefused;
   }
-  // The live outputs follow the raw files as under `run` (no status line:
-  // attach never drew one).
   std::optional<ProgressDisplay> progress;
-  if (live) {
-    MonitorOptions mo;
-    mo.data_dir = data_dir;
-    mo.experiments_enabled = !o.no_experiments;
-    mo.warn = false;
-    mo.observe = [&live](double t, const auto& fresh, auto& tail) {
-      live->observe(t, fresh, tail);
-    };
-    progress.emplace(mo);
-  }
+  follow_raw_files(&progress, live.get(), data_dir, !o.no_experiments);
   if (!o.quiet)
     std::cerr << "andweorc: attached to process " << a.pid << " ("
               << (command.empty() ? exe : command[0]) << "); "

@@ -91,16 +91,7 @@ int follow_detached_session(int pid, const std::string& dir,
   sigaction(SIGTERM, &sa, nullptr);
   auto start = std::chrono::steady_clock::now();
   std::optional<ProgressDisplay> progress;
-  if (live) {
-    MonitorOptions mo;
-    mo.data_dir = dir;
-    mo.experiments_enabled = !o.no_experiments;
-    mo.warn = false;
-    mo.observe = [&live](double t, const auto& fresh, auto& tail) {
-      live->observe(t, fresh, tail);
-    };
-    progress.emplace(mo);
-  }
+  follow_raw_files(&progress, live.get(), dir, !o.no_experiments);
   if (!o.quiet)
     std::cerr << "andweorc: following the detached session " << dir
               << " (process " << s->pid << ", profiled since it started; "

@@ -159,4 +159,18 @@ std::unique_ptr<live::LiveSession> start_live(
   return session;
 }
 
+void follow_raw_files(std::optional<ProgressDisplay>* progress,
+                      live::LiveSession* live, const std::string& data_dir,
+                      bool experiments) {
+  if (live == nullptr) return;
+  MonitorOptions mo;
+  mo.data_dir = data_dir;
+  mo.experiments_enabled = experiments;
+  mo.warn = false;
+  mo.observe = [live](double t, const auto& fresh, auto& tail) {
+    live->observe(t, fresh, tail);
+  };
+  progress->emplace(mo);
+}
+
 }  // namespace andweorc::cli

@@ -7,9 +7,11 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "cli/progress_display.h"
 #include "cli/run_options.h"
 #include "live/live_session.h"
 #include "profile/profile.h"
@@ -48,6 +50,13 @@ std::vector<std::string> live_control_environment(
 // Where the n-th snapshot of a run writing `output` goes: next to it, its
 // name with ".snapshot-N" before the extension (always a JSON profile).
 std::string snapshot_path(const std::string& output, int n);
+
+// For `attach` (injected, or following a detached session): the live
+// outputs follow the raw files in `data_dir` as under `run`, without the
+// status line attach never drew. Nothing without `live`.
+void follow_raw_files(std::optional<ProgressDisplay>* progress,
+                      live::LiveSession* live, const std::string& data_dir,
+                      bool experiments);
 
 }  // namespace andweorc::cli
 

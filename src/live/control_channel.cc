@@ -99,6 +99,23 @@ bool parse_pin(const std::string& text, runtime::ControlCommand* c,
   return true;
 }
 
+std::unique_ptr<ControlChannel> ControlChannel::map_file(
+    int fd, const std::string& path, std::string* error) {
+  void* p = mmap(nullptr, runtime::kControlFileSize, PROT_READ | PROT_WRITE,
+                 MAP_SHARED, fd, 0);
+  if (p == MAP_FAILED) {
+    *error = "live controls: cannot map " + path + ": " + strerror(errno);
+    ::close(fd);
+    return nullptr;
+  }
+  auto c =
+      std::make_unique<ControlChannel>(static_cast<runtime::ControlBlock*>(p));
+  c->mapped_ = true;
+  c->fd_ = fd;
+  c->path_ = path;
+  return c;
+}
+
 std::unique_ptr<ControlChannel> ControlChannel::create(const std::string& path,
                                                        std::string* error) {
   int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -107,19 +124,8 @@ std::unique_ptr<ControlChannel> ControlChannel::create(const std::string& path,
     if (fd >= 0) ::close(fd);
     return nullptr;
   }
-  void* p = mmap(nullptr, runtime::kControlFileSize, PROT_READ | PROT_WRITE,
-                 MAP_SHARED, fd, 0);
-  if (p == MAP_FAILED) {
-    *error = "live controls: cannot map " + path + ": " + strerror(errno);
-    ::close(fd);
-    return nullptr;
-  }
-  auto* block = static_cast<runtime::ControlBlock*>(p);
-  runtime::control_init(block);
-  auto c = std::make_unique<ControlChannel>(block);
-  c->mapped_ = true;
-  c->fd_ = fd;
-  c->path_ = path;
+  std::unique_ptr<ControlChannel> c = map_file(fd, path, error);
+  if (c) runtime::control_init(c->block_);
   return c;
 }
 
@@ -134,19 +140,9 @@ std::unique_ptr<ControlChannel> ControlChannel::open_existing(
     if (fd >= 0) ::close(fd);
     return nullptr;
   }
-  void* p = mmap(nullptr, runtime::kControlFileSize, PROT_READ | PROT_WRITE,
-                 MAP_SHARED, fd, 0);
-  if (p == MAP_FAILED) {
-    *error = "live controls: cannot map " + path + ": " + strerror(errno);
-    ::close(fd);
-    return nullptr;
-  }
-  auto* block = static_cast<runtime::ControlBlock*>(p);
-  auto c = std::make_unique<ControlChannel>(block);
-  c->mapped_ = true;
-  c->fd_ = fd;
-  c->path_ = path;
-  if (!runtime::control_header_ok(block)) {
+  std::unique_ptr<ControlChannel> c = map_file(fd, path, error);
+  if (!c) return nullptr;
+  if (!runtime::control_header_ok(c->block_)) {
     *error = "live controls: " + path +
              " is not a control file of this version of andweorc";
     return nullptr;

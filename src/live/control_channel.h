@@ -114,6 +114,11 @@ class ControlChannel {
 
   mutable std::mutex mu_;
   runtime::ControlBlock* block_;
+  // Maps an open control file (closed on failure) into a channel that
+  // owns the mapping and the descriptor: create's and open_existing's part.
+  static std::unique_ptr<ControlChannel> map_file(int fd,
+                                                  const std::string& path,
+                                                  std::string* error);
   bool mapped_ = false;
   int fd_ = -1;  // for flock() around sends; -1 over a caller's block
   std::string path_;
