@@ -201,7 +201,6 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::pre_block(DelayAccount& a) {
   a.debt_at_block = g > local ? g - local : 0;
   bool spans = __atomic_load_n(&s_->lumps.window_per_hit, __ATOMIC_ACQUIRE);
   a.block_began_ns = spans || a.debt_at_block != 0 ? clock_() : 0;
-  a.blocked_at_ns = a.block_began_ns;
   leave(a);
 }
 
@@ -215,8 +214,8 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::post_block(DelayAccount& a,
     uint64_t credit = g > a.blocked_global ? g - a.blocked_global : 0;
     uint64_t now = a.block_began_ns != 0 ? clock_() : 0;
     uint64_t absorbed = 0;
-    if (a.debt_at_block != 0 && a.blocked_at_ns != 0) {
-      uint64_t waited = now - a.blocked_at_ns;
+    if (a.debt_at_block != 0 && a.block_began_ns != 0) {
+      uint64_t waited = now - a.block_began_ns;
       absorbed = waited < a.debt_at_block ? waited : a.debt_at_block;
       credit += absorbed;
     }
@@ -234,7 +233,6 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::post_block(DelayAccount& a,
     pay(a);
   }
   a.block_began_ns = 0;
-  a.blocked_at_ns = 0;
   leave(a);
 }
 

@@ -70,7 +70,6 @@ struct DelayAccount {
   uint64_t deferred_hits = 0;   // hits counted by a handler while busy
   uint64_t paid = 0;            // total sleep in this thread, for reports
   uint64_t debt_at_block = 0;   // what it owed when it blocked
-  uint64_t blocked_at_ns = 0;   // when, if it owed anything
   // CLOCK_MONOTONIC time the current delay began (valid while in_delay):
   // samples taken after it are the profiler's time, not the program's.
   uint64_t delay_started_ns = 0;
@@ -82,7 +81,9 @@ struct DelayAccount {
   RampClaim ramp;
   // Lump credit (delay_credit.h): this account's id in the lump log (0:
   // none yet), the instant count up to which lumps were looked at, when the
-  // current block began, and the recent blocked spans ended by a wake-up.
+  // current block began (also read to pay a debt carried into the wait;
+  // 0: neither credit nor a debt needed the clock), and the recent blocked
+  // spans ended by a wake-up.
   uint32_t lump_id = 0;
   uint64_t lumps_seen = 0;
   uint64_t block_began_ns = 0;
