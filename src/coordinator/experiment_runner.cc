@@ -172,15 +172,20 @@ bool ExperimentRunner::functions_first() {
 std::vector<planner::Candidate> ExperimentRunner::tier(bool by_function) {
   std::vector<uint32_t> ids;
   if (!fixed_lines_.empty()) {
-    // With --granularity function, --fixed-line names a line of the function.
+    // With --granularity function, --fixed-line names a line of the
+    // function: the concrete functions its code is in. Not the function the
+    // line is written in by name: a line of an inlined function is code of
+    // the functions it was inlined into (a name match found none).
+    const auto& lf = line_functions();
     for (uint32_t line : fixed_lines_) {
       if (!by_function) {
         ids.push_back(line);
         continue;
       }
-      for (uint32_t f = 0; f < catalog_.function_count(); ++f)
-        if (catalog_.function(f).name == catalog_.line(line).function)
-          ids.push_back(f);
+      if (line < lf.size())
+        for (uint32_t f : lf[line])
+          if (std::find(ids.begin(), ids.end(), f) == ids.end())
+            ids.push_back(f);
     }
   } else {
     size_t n = by_function ? catalog_.function_count() : catalog_.size();
@@ -350,6 +355,10 @@ std::string ExperimentRunner::run(const bool* stop) {
       return "experiments: --fixed-line " + config_.fixed_line +
              " is not an in-scope line with code (check the path suffix, "
              "the line number and --source-scope)";
+    if (config_.function_granularity && tier(true).empty())
+      return "experiments: --fixed-line " + config_.fixed_line +
+             " is in no function whose code is in scope (try "
+             "--granularity line)";
   }
   if (config_.end_to_end) return run_end_to_end(stop);
   // Throughput needs a progress point; wait for the program to register one

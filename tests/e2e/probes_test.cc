@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <set>
 #include <vector>
 
 #include "profile/profile_json.h"
@@ -128,6 +129,36 @@ TEST_P(Probes, FunctionAndLineProbesCountEveryCallExactly) {
 
 INSTANTIATE_TEST_SUITE_P(Mechanisms, Probes,
                          ::testing::Values("uprobe", "breakpoint", "patch"));
+
+// --granularity function with --fixed-line speeds up the functions whose
+// code holds the line: for a line of an inlined function, the functions it
+// was inlined into (here the worker that runs the inlined copy), not only
+// a function of the line's own name (the out-of-line copy). A name match
+// once found none for zstd's inlined match finders and ran no experiment.
+TEST(FixedFunction, ALineOfAnInlinedFunctionSelectsTheFunctionsHoldingIt) {
+  const std::string source = std::string(PROGRAMS_SRC) + "/unannotated.cc";
+  int line = line_of(source, "UNIT_LOOP_LINE");
+  ASSERT_GT(line, 0);
+  std::string dir = temp_dir();
+  RunResult r = run_command(
+      {ANDWEORC_BIN, "run", "-q", "--experiment-time", "20ms", "--progress",
+       "units=unit_of_work", "--granularity", "function", "--fixed-line",
+       "unannotated.cc:" + std::to_string(line), "-o", dir + "/p.json", "--",
+       std::string(PROGRAMS_DIR) + "/unannotated", "400"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  profile::ReadResult read = profile::read_profile(dir + "/p.json");
+  std::system(("rm -rf " + dir).c_str());
+  ASSERT_TRUE(read.ok()) << read.error;
+  std::set<std::string> functions;
+  for (const auto& e : read.profile->experiments) {
+    EXPECT_EQ(e.granularity, "function");
+    functions.insert(e.function);
+  }
+  EXPECT_TRUE(functions.count("inlined_worker")) << r.err;
+  // The out-of-line copy is named by its linkage name, demangled.
+  for (const std::string& f : functions)
+    EXPECT_TRUE(f == "inlined_worker" || f == "unit_of_work()") << f;
+}
 
 // An address the tool cannot patch (a function too short for the jump)
 // falls back to a perf event, and both the tool and the profile say so;

@@ -26,7 +26,7 @@ static double cpu_ms() {
 // ~20 us of arithmetic: the unit of work.
 __attribute__((always_inline)) inline void unit_of_work() {
   uint64_t h = g_sink;  // UNIT_BEGIN_LINE
-  for (int i = 0; i < 20000; ++i) h = h * 2862933555777941757ull + 3;
+  for (int i = 0; i < 20000; ++i) h = h * 2862933555777941757ull + 3;  // UNIT_LOOP_LINE
   g_sink = h;
   g_calls.fetch_add(1, std::memory_order_relaxed);  // UNIT_DONE_LINE
 }
