@@ -11,12 +11,12 @@ namespace andweorc::runtime {
 namespace {
 
 // The account of a thread that may have to pay or be credited, or nullptr.
-// Outside experiments, and during 0% experiments, no delay can be owed or
-// inserted (delay_per_hit is 0; a new epoch resets accounts anyway), so the
-// wrappers around every lock, wait and I/O call stop at this one load of a
-// read-mostly global.
+// Outside experiments no delay can be owed or inserted (a new epoch resets
+// accounts anyway), so the wrappers around every lock, wait and I/O call
+// stop at this one load of a read-mostly global. Not at 0% experiments:
+// they must cost what the s% ones cost (DelayEngine::start_experiment).
 ANDWEORC_SIGNAL_SAFE inline DelayAccount* account() {
-  if (__builtin_expect(delay_engine().delay_per_hit() == 0, 1)) return nullptr;
+  if (__builtin_expect(!delay_engine().running(), 1)) return nullptr;
   ThreadState* s = current_thread();
   return s != nullptr ? &s->delay : nullptr;
 }
@@ -61,7 +61,7 @@ __attribute__((visibility("default"))) uint64_t andweorc_handoff_token(void) {
 }
 __attribute__((visibility("default"))) void andweorc_handoff_adopt(
     uint64_t token) {
-  if (auto* a = account()) delay_engine().adopt(*a, token);  // no-op at 0%
+  if (auto* a = account()) delay_engine().adopt(*a, token);
 }
 
 // ---- Coz's ABI ----

@@ -3,7 +3,7 @@
  * Plain C so that the wrappers can be written in C: glibc declares pthread
  * and I/O functions with C++ exception specifications that a C++ definition
  * would have to repeat exactly. All hooks are no-ops for threads the runtime
- * does not know, cost one inlined load when no experiment can insert delays
+ * does not know, cost one inlined load when no experiment runs
  * (andweorc_rt_delays_armed), and never make a syscall unless a delay is owed.
  */
 #ifndef ANDWEORC_RUNTIME_BLOCKING_H_
@@ -13,10 +13,11 @@
 extern "C" {
 #endif
 
-/* Non-zero while some delay engine has an experiment that inserts delays
- * (delay_per_hit > 0; delay_engine.cc keeps it). Outside such experiments,
- * 0% ones included, no delay can be owed or inserted, so every wrapper stops
- * at this one inlined load: no call, no thread-local lookup. A wrapper that
+/* Non-zero while some delay engine has an experiment running, 0% ones
+ * included, so that both arms of a comparison pay for the wrappers alike
+ * (delay_engine.cc keeps it). Outside experiments no delay can be owed or
+ * inserted, so every wrapper stops at this one inlined load: no call, no
+ * thread-local lookup. A wrapper that
  * reads 0 just as an experiment starts behaves as if it ran just before it.
  * Hidden: one RIP-relative load, no GOT. Element 0 is the flag; the array
  * fills one cache line of its own (aligned in delay_engine.cc), so that no
