@@ -18,6 +18,7 @@
 
 #include "cli/child_process.h"
 #include "cli/commands.h"
+#include "cli/cpu_wait_monitor.h"
 #include "cli/detached_session.h"
 #include "cli/exit_codes.h"
 #include "cli/live_options.h"
@@ -170,7 +171,12 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   }
   std::function<void(int)> on_started;
   if (session) on_started = [&session](int pid) { session->started(pid); };
+  // Experiments' estimates assume the cores are the program's: measure
+  // whether its threads waited for one (cpu_wait_monitor.h).
+  std::optional<CpuWaitMonitor> cpu_wait;
+  if (!o.no_experiments && !o.end_to_end) cpu_wait.emplace();
   ChildResult child = run_child(command, env, o.follow_forks, on_started);
+  if (cpu_wait) cpu_wait->stop();
   std::string stopped;
   if (progress) {
     progress->stop();
@@ -197,6 +203,10 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   // (ingest streams them: a long run's do not fit in memory).
   profile::Profile prof = profile_of_run(
       o, *settings, {command, start_wall, seconds, child, data_dir}, processes);
+  if (cpu_wait && !prof.experiments.empty()) {
+    std::string w = cpu_wait_warning(cpu_wait->cpu_ns(), cpu_wait->wait_ns());
+    if (!w.empty()) prof.warnings.push_back(w);
+  }
   // Descendants still running may still be writing there: their data is
   // left for them (and for a later look), never deleted under them.
   const bool still_written = child.descendants_left > 0;

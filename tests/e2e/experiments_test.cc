@@ -2,6 +2,7 @@
 // facts (which line matters, which does not, signs), not exact numbers: the
 // accuracy benchmark (bench/accuracy) measures the numbers.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 
@@ -118,6 +119,19 @@ TEST_F(Experiments, LockBoundCriticalSectionOutranksParallelWork) {
   EXPECT_GT(c->slope, 0.5);
   EXPECT_LT(o->slope, 0.25);
   EXPECT_TRUE(c->significant) << c->verdict_text;
+}
+
+// More busy threads than cores: the profile says that the threads waited
+// for a CPU, and that virtual speed-ups then underestimate.
+TEST_F(Experiments, CrowdedCoresAreReported) {
+  if (access("/proc/self/schedstat", R_OK) != 0)
+    GTEST_SKIP() << "no schedstat in /proc (CONFIG_SCHED_INFO)";
+  profile::Profile p = run({"--experiment-time", "50ms"}, {"crowd", "12000"});
+  ASSERT_FALSE(p.experiments.empty());
+  bool said = false;
+  for (const auto& w : p.warnings)
+    said |= w.find("waited for a CPU") != std::string::npos;
+  EXPECT_TRUE(said);
 }
 
 TEST_F(Experiments, NoExperimentsFlagOnlySamples) {

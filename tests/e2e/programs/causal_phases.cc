@@ -4,15 +4,18 @@
 //   lock:   two threads; per unit a short phase outside a mutex, then a
 //           long one inside it. The lock is saturated, so only the critical
 //           section matters: speeding the outside phase does nothing.
+//   crowd:  serial's units in three threads per core.
 // argv: mode, units.
 #include <andweorc/andweorc.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 // Each loop is on one line with its arithmetic written out: a shared inline
 // helper would have a line of its own, and the phases' samples would land
@@ -48,6 +51,19 @@ int main(int argc, char** argv) {
       x = phase_b(phase_a(x));
       ANDWEORC_PROGRESS("unit");
     }
+  } else if (!std::strcmp(mode, "crowd")) {
+    // Three busy threads per core: they wait for a CPU most of the time.
+    unsigned n = 3 * std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::thread> crowd;
+    for (unsigned t = 0; t < n; ++t)
+      crowd.emplace_back([per = units / long(n)] {
+        uint64_t y = 1;
+        for (long u = 0; u < per; ++u) {
+          y = phase_b(phase_a(y));
+          ANDWEORC_PROGRESS("unit");
+        }
+      });
+    for (auto& t : crowd) t.join();
   } else {
     std::mutex m;
     uint64_t shared = 1;
