@@ -126,7 +126,7 @@ TEST_F(Experiments, LockBoundCriticalSectionOutranksParallelWork) {
 TEST_F(Experiments, CrowdedCoresAreReported) {
   if (access("/proc/self/schedstat", R_OK) != 0)
     GTEST_SKIP() << "no schedstat in /proc (CONFIG_SCHED_INFO)";
-  profile::Profile p = run({"--experiment-time", "50ms"}, {"crowd", "12000"});
+  profile::Profile p = run({"--experiment-time", "50ms"}, {"crowd", "6000"});
   ASSERT_FALSE(p.experiments.empty());
   bool said = false;
   for (const auto& w : p.warnings)
