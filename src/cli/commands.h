@@ -3,10 +3,13 @@
 #ifndef ANDWEORC_CLI_COMMANDS_H_
 #define ANDWEORC_CLI_COMMANDS_H_
 
-#include <CLI/CLI.hpp>
 #include <functional>
 #include <string>
 #include <vector>
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace andweorc::cli {
 

@@ -2,6 +2,7 @@
 // `andweorc diff A1 A2 ... -- B1 B2 ...` compares two sets of runs.
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
 #include <memory>

@@ -1,6 +1,7 @@
 // live_options.cc: see live_options.h.
 #include "cli/live_options.h"
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <filesystem>
 #include <functional>

@@ -4,7 +4,6 @@
 #ifndef ANDWEORC_CLI_LIVE_OPTIONS_H_
 #define ANDWEORC_CLI_LIVE_OPTIONS_H_
 
-#include <CLI/CLI.hpp>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -15,6 +14,10 @@
 #include "cli/run_options.h"
 #include "live/live_session.h"
 #include "profile/profile.h"
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace andweorc::cli {
 

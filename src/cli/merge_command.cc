@@ -1,4 +1,5 @@
 // merge_command.cc: `andweorc merge A B ... -o OUT` combines profiles.
+#include <CLI/CLI.hpp>
 #include <iostream>
 
 #include "cli/commands.h"

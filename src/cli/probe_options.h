@@ -4,9 +4,12 @@
 #ifndef ANDWEORC_CLI_PROBE_OPTIONS_H_
 #define ANDWEORC_CLI_PROBE_OPTIONS_H_
 
-#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace andweorc::cli {
 

@@ -2,6 +2,7 @@
 // text, JSON or an export format, optionally for one label or per label.
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
 #include <sstream>
