@@ -62,6 +62,26 @@ TEST_F(DelayEngineTest, ArmedFlagFollowsRunningExperiments) {
   EXPECT_EQ(andweorc_rt_delays_armed[0], before);
 }
 
+// catch_up's early return (nothing owed) must not skip what the full path
+// does: a debt below the sleep threshold is carried, one above it is paid, a
+// new experiment resyncs the account.
+TEST_F(DelayEngineTest, CatchUpOwingNothingReturnsAtOnceAndDebtsArePaid) {
+  start(50);
+  EXPECT_EQ(engine.catch_up(b), 0u);  // syncs b to this experiment
+  uint64_t synced = b.local;
+  EXPECT_EQ(engine.catch_up(b), 0u);  // nothing owed: untouched
+  EXPECT_EQ(b.local, synced);
+  EXPECT_TRUE(fake.asked.empty());
+  engine.on_samples(a, 2);  // a ran the selection: b owes 1 ms
+  EXPECT_EQ(engine.catch_up(b), kPeriod);
+  ASSERT_EQ(fake.asked.size(), 1u);
+  EXPECT_EQ(b.local, engine.global());
+  start(50);  // a new experiment: b's old count is dropped, not paid
+  engine.on_samples(a, 2);
+  EXPECT_EQ(engine.catch_up(b), kPeriod);  // owes this one's only
+  EXPECT_EQ(fake.asked.size(), 2u);
+}
+
 TEST_F(DelayEngineTest, HitsDelayOthersNotTheHitter) {
   start(50);
   engine.on_samples(a, 2);  // a ran the selected line for 2 samples
