@@ -51,7 +51,7 @@ case $PROGRAM in
     BUILD_PATCH="$here/zstd-ab-slow-doublefast.patch" setup_zstd >"$pool/setup.log" 2>&1 ||
       { echo "build failed: $pool/setup.log" >&2; exit 1; }
     if [ -z "${REGION:-}" ]; then
-      body=$(grep -n 'h = h \* 2654435761U' "$(dirname "$ZSTD")/../lib/compress/zstd_double_fast.c" | cut -d: -f1)
+      body=$(slow_loop_line "$(dirname "$ZSTD")/../lib/compress/zstd_double_fast.c")
       REGION=".*zstd_double_fast\.c:\($((body - 1))\|$body\)"
     fi
     units=$ZSTD_COPIES secs=0 knob=ANDWEORC_ZSTD_SLOW
@@ -82,7 +82,7 @@ case $PROGRAM in
     BUILD_PATCH="$here/memcached-ab-slow.patch" setup_memcached >"$pool/setup.log" 2>&1 ||
       { echo "build failed: $pool/setup.log" >&2; exit 1; }
     if [ -z "${REGION:-}" ]; then
-      loop=$(grep -n 'h = h \* 2654435761U' "$(dirname "$MEMCACHED")/proto_text.c" | cut -d: -f1)
+      loop=$(slow_loop_line "$(dirname "$MEMCACHED")/proto_text.c")
       REGION=".*proto_text\.c:\($((loop - 1))\|$loop\|$((loop + 1))\)"
     fi
     units=0 knob=ANDWEORC_MC_SLOW

@@ -59,7 +59,7 @@ case "$prog" in
     ;;
   *) echo "unknown program $prog (zstd or memcached)" >&2; exit 2 ;;
 esac
-loop=$(grep -n 'h = h \* 2654435761U' "$src" | head -1 | cut -d: -f1)
+loop=$(slow_loop_line "$src")
 [ -n "$loop" ] || { echo "no slow loop in $src" >&2; exit 1; }
 region="$(basename "$src"):$loop"
 echo "== known answer: $prog, $knob=$SLOW, region $region ($(date -u +%H:%M) UTC, $(load))"

@@ -32,6 +32,10 @@ stop_after() {
   wait "$pid" 2>/dev/null
 }
 
+# slow_loop_line FILE: the line of the known-cost loop that the *-slow
+# patches add (ab_calibration.sh, known_answer.sh); empty when absent.
+slow_loop_line() { grep -n 'h = h \* 2654435761U' "$1" | head -1 | cut -d: -f1; }
+
 # ---------------------------------------------------------------- programs --
 # Each program has: setup_P (build, data), fixed_P MODE OUT (fixed work;
 # MODE is native or andweorc-run options; prints throughput), and

@@ -78,12 +78,12 @@ void CpuWaitMonitor::stop() {
 void CpuWaitMonitor::loop(int period_ms) {
   std::unique_lock<std::mutex> l(mu_);
   for (;;) {
-    bool stop = cv_.wait_for(l, std::chrono::milliseconds(period_ms),
+    bool last = cv_.wait_for(l, std::chrono::milliseconds(period_ms),
                              [this] { return stopping_; });
     l.unlock();
     poll();  // a last reading when stopping: the program may still be there
     l.lock();
-    if (stop) return;
+    if (last) return;
   }
 }
 

@@ -184,9 +184,8 @@ ANDWEORC_SIGNAL_SAFE uint64_t DelayEngine::catch_up(DelayAccount& a) {
   if (__atomic_load_n(&a.busy, __ATOMIC_RELAXED) == 0 &&
       __atomic_load_n(&a.epoch, __ATOMIC_RELAXED) == epoch() &&
       __atomic_load_n(&s_->lumps.window_per_hit, __ATOMIC_ACQUIRE) == 0) {
-    uint64_t g = global();
-    uint64_t local = __atomic_load_n(&a.local, __ATOMIC_RELAXED);
-    if (g <= local || g - local < kMinSleepNs) return 0;
+    if (sleep_owed(global(), __atomic_load_n(&a.local, __ATOMIC_RELAXED)) == 0)
+      return 0;
   }
   if (!enter(a)) return 0;  // interrupted an operation: it pays for us
   sync_epoch(a);
@@ -198,13 +197,12 @@ ANDWEORC_SIGNAL_SAFE uint64_t DelayEngine::catch_up(DelayAccount& a) {
 // Called with busy set.
 ANDWEORC_SIGNAL_SAFE uint64_t DelayEngine::pay(DelayAccount& a) {
   take_lump_credit(a);
-  uint64_t g = global();
-  uint64_t local = a.local;
-  if (g <= local || g - local < kMinSleepNs) return 0;
+  uint64_t owed = sleep_owed(global(), a.local);
+  if (owed == 0) return 0;
   a.delay_started_ns = clock_();
   a.in_delay = 1;  // the samplers drop samples taken from here on
   asm volatile("" ::: "memory");
-  uint64_t slept = sleeper_.sleep(sleeper_.ctx, g - local);
+  uint64_t slept = sleeper_.sleep(sleeper_.ctx, owed);
   add_local(a, slept);  // oversleep becomes credit
   a.paid += slept;
   asm volatile("" ::: "memory");

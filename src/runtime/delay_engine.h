@@ -226,6 +226,11 @@ class DelayEngine {
   // Debts below this are carried, not slept: a nanosleep costs tens of
   // microseconds of overshoot anyway, which credit would then absorb.
   static constexpr uint64_t kMinSleepNs = 1000;
+  // What an account at `local` should sleep now, the global count being
+  // `g`: 0 when it owes nothing or less than kMinSleepNs (carried).
+  ANDWEORC_SIGNAL_SAFE static uint64_t sleep_owed(uint64_t g, uint64_t local) {
+    return g > local && g - local >= kMinSleepNs ? g - local : 0;
+  }
 };
 
 }  // namespace andweorc::runtime

@@ -67,6 +67,15 @@ std::vector<const profile::Profile*> cost_ptrs(
   return out;
 }
 
+// region_cost_changes of two pools of runs, for a throughput point, at a
+// 95% level: what every test here asks, but for the point and the floor.
+RegionCosts changes(const std::vector<profile::Profile>& base,
+                    const std::vector<profile::Profile>& next,
+                    double min_pct = 5, const std::string& point = "blocks") {
+  return region_cost_changes(cost_ptrs(base), cost_ptrs(next), point,
+                             profile::PointKind::kThroughput, min_pct, 0.95);
+}
+
 const std::map<std::string, double> kCostProgram = {
     {"hash", 3000}, {"match", 2000}, {"encode", 1000}, {"tiny", 20}};
 
@@ -91,9 +100,7 @@ TEST(RegionCost, AMachineSlowerForWholeRunsIsNotARegression) {
   // NEW ran 15-25% slower everywhere: cpu-slowdown's business, not a region.
   auto base = cost_runs(kCostProgram, {}, {1.0, 0.95, 1.05, 1.02});
   auto next = cost_runs(kCostProgram, {}, {1.15, 1.25, 1.18, 1.22});
-  RegionCosts c =
-      region_cost_changes(cost_ptrs(base), cost_ptrs(next), "blocks",
-                          profile::PointKind::kThroughput, 5, 0.95);
+  RegionCosts c = changes(base, next);
   EXPECT_EQ(c.base_runs, 4);
   EXPECT_EQ(c.tested, 3);  // hash, match, encode; tiny is below 2.5%
   for (const RegionCost& r : c.rose) {
@@ -107,9 +114,7 @@ TEST(RegionCost, ARegionMadeSlowerIsFoundOnNoisyMachines) {
   // program, while the machine moves every run by up to ±12%.
   auto base = cost_runs(kCostProgram, {}, {1.0, 0.88, 1.12, 0.95});
   auto next = cost_runs(kCostProgram, {{"match", 1.3}}, {1.1, 0.9, 1.05, 0.97});
-  RegionCosts c =
-      region_cost_changes(cost_ptrs(base), cost_ptrs(next), "blocks",
-                          profile::PointKind::kThroughput, 5, 0.95);
+  RegionCosts c = changes(base, next);
   const RegionCost* m = find_region(c, "match");
   ASSERT_NE(m, nullptr);
   EXPECT_TRUE(m->significant) << m->p << " " << m->q;
@@ -130,9 +135,7 @@ TEST(RegionCost, ARegionWithMostOfTheCostIsJudgedByTheOthers) {
       {"hash", 8000}, {"match", 2000}, {"encode", 2000}};
   auto base = cost_runs(heavy, {}, {1.0, 0.9, 1.1, 0.95});
   auto next = cost_runs(heavy, {{"hash", 1.3}}, {1.05, 0.92, 1.08, 1.0});
-  RegionCosts c =
-      region_cost_changes(cost_ptrs(base), cost_ptrs(next), "blocks",
-                          profile::PointKind::kThroughput, 5, 0.95);
+  RegionCosts c = changes(base, next);
   const RegionCost* h = find_region(c, "hash");
   ASSERT_NE(h, nullptr);
   EXPECT_TRUE(h->significant) << h->p << " " << h->q;
@@ -168,9 +171,7 @@ TEST(RegionCost, ARegionWhoseCostMovesOnItsOwnHasLittleSayOnTheMachine) {
     for (auto& [fn, n] : s) n *= machine[r] * (1 + jitter[j++ % 10]);
     (r < 4 ? base : next).push_back(cost_run(s));
   }
-  RegionCosts c =
-      region_cost_changes(cost_ptrs(base), cost_ptrs(next), "blocks",
-                          profile::PointKind::kThroughput, 1, 0.95);
+  RegionCosts c = changes(base, next, 1);
   const RegionCost* m = find_region(c, "match");
   ASSERT_NE(m, nullptr);
   EXPECT_TRUE(m->significant) << m->p << " " << m->q;
@@ -184,9 +185,7 @@ TEST(RegionCost, CodeOnlyNewRunsIsARegion) {
   std::map<std::string, double> with = kCostProgram;
   with["slow_path"] = 900;
   auto next = cost_runs(with, {}, {1.05, 0.92, 1.0});
-  RegionCosts c =
-      region_cost_changes(cost_ptrs(base), cost_ptrs(next), "blocks",
-                          profile::PointKind::kThroughput, 5, 0.95);
+  RegionCosts c = changes(base, next);
   const RegionCost* s = find_region(c, "slow_path");
   ASSERT_NE(s, nullptr);
   EXPECT_TRUE(s->significant);
@@ -198,9 +197,7 @@ TEST(RegionCost, OneRunASideTestsNothing) {
   // Between-run noise cannot be seen in one run.
   auto base = cost_runs(kCostProgram, {}, {1.0});
   auto next = cost_runs(kCostProgram, {{"match", 2.0}}, {1.0, 1.0});
-  RegionCosts c =
-      region_cost_changes(cost_ptrs(base), cost_ptrs(next), "blocks",
-                          profile::PointKind::kThroughput, 5, 0.95);
+  RegionCosts c = changes(base, next);
   EXPECT_EQ(c.tested, 0);
   EXPECT_TRUE(c.rose.empty());
 }
@@ -208,9 +205,7 @@ TEST(RegionCost, OneRunASideTestsNothing) {
 TEST(RegionCost, RunsWithoutVisitsOfThePointDoNotCount) {
   auto base = cost_runs(kCostProgram, {}, {1.0, 1.0});
   auto next = cost_runs(kCostProgram, {}, {1.0, 1.0});
-  RegionCosts c =
-      region_cost_changes(cost_ptrs(base), cost_ptrs(next), "elsewhere",
-                          profile::PointKind::kThroughput, 5, 0.95);
+  RegionCosts c = changes(base, next, 5, "elsewhere");
   EXPECT_EQ(c.base_runs, 0);
   EXPECT_EQ(c.tested, 0);
 }
@@ -219,14 +214,8 @@ TEST(RegionCost, TheFilterFollowsTheSmallestSlowdownAskedAbout) {
   // tiny (0.3% of the program) is tested only when a rule asks about 0.5%.
   auto base = cost_runs(kCostProgram, {}, {1.0, 0.9, 1.1});
   auto next = cost_runs(kCostProgram, {}, {1.0, 0.9, 1.1});
-  EXPECT_EQ(region_cost_changes(cost_ptrs(base), cost_ptrs(next), "blocks",
-                                profile::PointKind::kThroughput, 5, 0.95)
-                .tested,
-            3);
-  EXPECT_EQ(region_cost_changes(cost_ptrs(base), cost_ptrs(next), "blocks",
-                                profile::PointKind::kThroughput, 0.5, 0.95)
-                .tested,
-            4);
+  EXPECT_EQ(changes(base, next).tested, 3);
+  EXPECT_EQ(changes(base, next, 0.5).tested, 4);
 }
 
 }  // namespace
