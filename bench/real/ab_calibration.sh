@@ -15,28 +15,54 @@
 #    per request); B30: ANDWEORC_MC_SLOW=$SLOW (default 600: about a sixth
 #    to a quarter of the server's samples) extra dependent multiply-adds per
 #    request in andweorc_mc_slow(), called where a request is parsed.
+#  - PROGRAM=leveldb: db_bench fillrandom (2 writer threads, a progress point
+#    per row) with leveldb-ab-slow.patch. A: ANDWEORC_LDB_SLOW=0 (one branch
+#    per row); B30: ANDWEORC_LDB_SLOW=$SLOW (default 200: about a sixth of
+#    the samples) extra dependent multiply-adds per row in
+#    andweorc_ldb_slow(), called from MemTable::Add.
 # The measured size of the regression is printed at the end, from the runs'
 # own samples. Each round: A a, A b, B30, interleaved so load drifts hit
 # every pool.
 #
 #   bash bench/real/ab_calibration.sh OUT_DIR                     # zstd
 #   PROGRAM=memcached bash bench/real/ab_calibration.sh OUT_DIR   # memcached
+#   PROGRAM=leveldb bash bench/real/ab_calibration.sh OUT_DIR     # LevelDB
 #   bench/calibration/evaluate.sh build/bin/andweorc OUT_DIR 1 2 3 4
 # (bench/real/ab_calibration_memcached.sh OUT_DIR is the second line.)
 # Environment: PROGRAM, ROUNDS (default 16), SLOW, ANDWEORC_RUN_ARGS (extra
 #   run options); zstd: AB_COPIES (default 2: 2 x 64 MiB per run, ~2-3 s of
 #   CPU per run); memcached: AB_SECONDS (default 4: load per run),
-#   ANDWEORC_REAL_PORT.
+#   ANDWEORC_REAL_PORT; leveldb: AB_ROWS (default 800000 rows per thread,
+#   ~4 s per run).
 set -uo pipefail
 shopt -s nullglob   # a pool without runs (ROUNDS=0) has no sizes to print
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
 source "$here/programs.sh"
-out=${1:?usage: [PROGRAM=zstd|memcached] ab_calibration.sh OUT_DIR}
+out=${1:?usage: [PROGRAM=zstd|memcached|leveldb] ab_calibration.sh OUT_DIR}
 PROGRAM=${PROGRAM:-zstd}
 ROUNDS=${ROUNDS:-16}
 [ -x "$ANDWEORC" ] || { echo "no andweorc at $ANDWEORC" >&2; exit 2; }
 pool="$out/$PROGRAM"
+
+# share_of FUNCTION: FUNCTION's share of the samples of each B30 profile
+# (inclusive), and the mean over them.
+share_of() {
+  local f
+  for f in "$pool/B30"/*.json; do
+    python3 - "$f" "$1" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+fr = j["frames"]; tot = 0; slow = 0
+for s in j["stacks"]:
+    tot += s["samples"]
+    if any(fr[i]["function"] == sys.argv[2] for i in s["frames"]):
+        slow += s["samples"]
+print(f"{sys.argv[1]}: {sys.argv[2]} {100 * slow / max(tot, 1):.1f}% of samples")
+PY
+  done | awk -v fn="$1" '{print} {gsub("%","",$3); s += $3; n++}
+    END {if (n) printf "-- B30: %s is %.1f%% of the samples on average (%d runs)\n", fn, s / n, n}'
+}
 
 # Per program: the build, REGION (the slowed code as diff's "time went to"
 # names it, a grep BRE for evaluate.sh, matched against the label's
@@ -90,25 +116,29 @@ case $PROGRAM in
     one() {
       ANDWEORC_MC_SLOW=$2 serve "" "$1" "$secs" >/dev/null
     }
-    # andweorc_mc_slow's share of the samples in B.
-    size() {
-      local f
-      for f in "$pool/B30"/*.json; do
-        python3 - "$f" <<'PY'
-import json, sys
-j = json.load(open(sys.argv[1]))
-fr = j["frames"]; tot = 0; slow = 0
-for s in j["stacks"]:
-    tot += s["samples"]
-    if any(fr[i]["function"] == "andweorc_mc_slow" for i in s["frames"]):
-        slow += s["samples"]
-print(f"{sys.argv[1]}: andweorc_mc_slow {100 * slow / max(tot, 1):.1f}% of samples")
-PY
-      done | awk '{print} {gsub("%","",$3); s += $3; n++} END {if (n) printf "-- B30: andweorc_mc_slow is %.1f%% of the samples on average (%d runs)\n", s / n, n}'
+    size() { share_of andweorc_mc_slow; }
+    ;;
+  leveldb)
+    SLOW=${SLOW:-200}
+    rows=${AB_ROWS:-800000}
+    mkdir -p "$pool"
+    BUILD_PATCH="$here/leveldb-ab-slow.patch" setup_leveldb >"$pool/setup.log" 2>&1 ||
+      { echo "build failed: $pool/setup.log" >&2; exit 1; }
+    if [ -z "${REGION:-}" ]; then
+      loop=$(slow_loop_line "$(dirname "$DB_BENCH")/../db/memtable.cc")
+      REGION=".*memtable\.cc:\($((loop - 1))\|$loop\|$((loop + 1))\)"
+    fi
+    units=$((2 * rows)) secs=0 knob=ANDWEORC_LDB_SLOW
+    what="$rows rows per thread per run"
+    mapfile -t cmd < <(leveldb_cmd "$rows" | tr ' ' '\n')
+    one() {
+      ANDWEORC_LDB_SLOW=$2 "$ANDWEORC" run -q -o "$1" "${RUN_ARGS[@]}" -- "${cmd[@]}" >/dev/null 2>&1
+      rm -rf "$DB_DIR"
     }
+    size() { share_of andweorc_ldb_slow; }
     ;;
   *)
-    echo "PROGRAM must be zstd or memcached, not '$PROGRAM'" >&2
+    echo "PROGRAM must be zstd, memcached or leveldb, not '$PROGRAM'" >&2
     exit 2
     ;;
 esac

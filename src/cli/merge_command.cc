@@ -62,8 +62,7 @@ CommandRunner add_merge_command(CLI::App& app) {
   cmd->add_option("-o,--output", o->output,
                   "The merged profile (JSON, written atomically)")
       ->required();
-  cmd->add_flag("--force", o->force,
-                "Merge profiles of different programs or granularities");
+  cmd->add_flag("--force", o->force, "Merge profiles of different programs");
   return [o] { return run_merge(*o); };
 }
 

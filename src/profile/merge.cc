@@ -16,12 +16,6 @@ std::string basename(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// The granularity an input's experiments used; "" when it ran none.
-std::string granularity_of(const Profile& p) {
-  if (p.experiments.empty()) return "";
-  return p.experiments.front().granularity;
-}
-
 bool add_checked(uint64_t* sum, uint64_t v) {
   if (*sum + v < *sum) return false;
   *sum += v;
@@ -52,6 +46,8 @@ class Merger {
         (out_.run.start_time.empty() || p.run.start_time < out_.run.start_time))
       out_.run.start_time = p.run.start_time;
     out_.settings.enabled = out_.settings.enabled || p.settings.enabled;
+    out_.settings.coarse_to_fine =
+        out_.settings.coarse_to_fine || p.settings.coarse_to_fine;
     for (const Process& proc : p.processes) {
       if (std::find(out_.processes.begin(), out_.processes.end(), proc) ==
           out_.processes.end())
@@ -183,37 +179,21 @@ MergeResult merge_profiles(const std::vector<MergeInput>& inputs,
                            const MergeOptions& options) {
   if (inputs.empty()) return merge_failure("nothing to merge");
   if (!options.force) {
-    const MergeInput* named = nullptr;    // first input with a program name
-    const MergeInput* grained = nullptr;  // first input with experiments
+    const MergeInput* named = nullptr;  // first input with a program name
+    // Granularities may differ between inputs and within one (functions
+    // first, then lines: --granularity auto/adaptive): every experiment
+    // carries its own, and the analysis keys a region by it, so a function
+    // and a line never pool their experiments.
     for (const MergeInput& in : inputs) {
       std::string name = program_name(*in.profile);
-      if (!name.empty()) {
-        if (named && program_name(*named->profile) != name) {
-          return merge_failure(fmt::format(
-              "{} and {} are profiles of different programs ({} and {}); "
-              "use --force to merge them anyway",
-              named->name, in.name, program_name(*named->profile), name));
-        }
-        if (!named) named = &in;
+      if (name.empty()) continue;
+      if (named && program_name(*named->profile) != name) {
+        return merge_failure(fmt::format(
+            "{} and {} are profiles of different programs ({} and {}); "
+            "use --force to merge them anyway",
+            named->name, in.name, program_name(*named->profile), name));
       }
-      std::string g = granularity_of(*in.profile);
-      for (const Experiment& e : in.profile->experiments) {
-        if (e.granularity != g) {
-          return merge_failure(fmt::format(
-              "{} mixes experiments of {} and {} granularity; use --force to "
-              "merge it anyway",
-              in.name, g, e.granularity));
-        }
-      }
-      if (!g.empty()) {
-        if (grained && granularity_of(*grained->profile) != g) {
-          return merge_failure(fmt::format(
-              "{} ran experiments at {} granularity but {} at {}; their "
-              "results do not add up (use --force to merge them anyway)",
-              grained->name, granularity_of(*grained->profile), in.name, g));
-        }
-        if (!grained) grained = &in;
-      }
+      if (!named) named = &in;
     }
   }
   Merger merger(*inputs.front().profile);

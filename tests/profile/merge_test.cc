@@ -147,17 +147,27 @@ TEST(Merge, UnknownProgramMergesWithAnyone) {
   EXPECT_EQ(r.profile->experiments.size(), 3u);
 }
 
-TEST(Merge, RefusesMixedGranularities) {
+// --granularity adaptive runs lines until it has decided, then functions
+// first: one profile holds both, and so may any set of runs of it.
+TEST(Merge, KeepsEachExperimentsGranularity) {
   Profile a = run("server", 1, 90);
   Profile b = run("server", 2, 40);
-  for (auto& e : b.experiments) e.granularity = "function";
+  b.settings.coarse_to_fine = true;
+  b.experiments.push_back(experiment("/src/a.c", 3, 40, "function"));
   MergeResult r = merge_profiles({{"a.json", &a}, {"b.json", &b}});
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error,
-            "a.json ran experiments at line granularity but b.json at "
-            "function; their results do not add up (use --force to merge "
-            "them anyway)");
-  EXPECT_TRUE(merge_profiles({{"a.json", &a}, {"b.json", &b}}, {true}).ok());
+  ASSERT_TRUE(r.ok()) << r.error;
+  std::vector<std::string> granularities;
+  for (const Experiment& e : r.profile->experiments)
+    granularities.push_back(e.granularity);
+  std::vector<std::string> want(a.experiments.size() + b.experiments.size(),
+                                "line");
+  want.back() = "function";
+  EXPECT_EQ(granularities, want);
+  EXPECT_TRUE(r.profile->settings.coarse_to_fine);
+  // The same inputs the other way round: still coarse to fine.
+  r = merge_profiles({{"b.json", &b}, {"a.json", &a}});
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_TRUE(r.profile->settings.coarse_to_fine);
 }
 
 TEST(Merge, RefusesOverflowingCounts) {
