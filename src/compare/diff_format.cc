@@ -52,14 +52,22 @@ std::string point_speed(const PointChange& p) {
   if (!p.in_base) return "only in NEW";
   if (!p.in_new) return "only in BASE";
   if (!p.speedup) return "no baseline experiments on both sides";
-  double pct = 100 * *p.speedup;
-  std::string how = pct >= 0
-                        ? fmt::format("{:.1f}% faster", pct)
-                        : fmt::format("{:.1f}% slower",
-                                      100 * (p.new_baseline - p.base_baseline) /
-                                          p.base_baseline);
-  std::string out = fmt::format("{} -> {}{} ({})", seconds(p.base_baseline),
-                                seconds(p.new_baseline), per, how);
+  // With a test, the figures shown are the ones it tested (each side's
+  // duration-weighted geometric mean over its runs' 0% experiments), so the
+  // headline and the change cannot disagree in sign; the pooled baselines
+  // can when the experiments' periods are skewed (e.g. stalls in some).
+  double base = p.base_baseline, next = p.new_baseline;
+  double slower_pct = 100 * (next - base) / base;
+  if (p.speed_change) {
+    base = std::exp(p.base_speed->log_mean);
+    next = std::exp(p.new_speed->log_mean);
+    slower_pct = p.speed_change->slower_pct;
+  }
+  std::string how = slower_pct <= 0 ? fmt::format("{:.1f}% faster",
+                                                  100 * (base - next) / base)
+                                    : fmt::format("{:.1f}% slower", slower_pct);
+  std::string out =
+      fmt::format("{} -> {}{} ({})", seconds(base), seconds(next), per, how);
   if (p.speed_change) out += "; change " + speed_test(p);
   if (p.cpu_change) {
     const SpeedChange& c = *p.cpu_change;

@@ -7,11 +7,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "compare/diff_format.h"
 #include "diff_fixtures.h"
 #include "support/golden.h"
 
@@ -115,6 +117,36 @@ TEST(DiffWriters, TextListsEveryNotableLineButOnlyTopOthers) {
   EXPECT_NE(text.find("bottleneck gone"), std::string::npos);
   EXPECT_NE(text.find("(1 more lines)"), std::string::npos);
   EXPECT_NE(text.find("REGRESSION"), std::string::npos);
+}
+
+// Runs with stalls in some experiments: the pooled periods say 10% slower
+// while the test (geometric means of the runs' 0% experiments) says 9%
+// faster. The headline shows the tested figures, so the two agree.
+TEST(DiffWriters, PointHeadlineShowsTheFiguresItTested) {
+  PointChange p;
+  p.name = "rows";
+  p.in_base = p.in_new = true;
+  p.base_baseline = 2.140e-6;
+  p.new_baseline = 2.354e-6;
+  p.speedup = (p.base_baseline - p.new_baseline) / p.base_baseline;
+  p.base_speed = SideSpeed{std::log(2.5e-6), 0.01, 6, 4, 40, true};
+  p.new_speed = SideSpeed{std::log(2.2775e-6), 0.01, 6, 4, 40, true};
+  SpeedChange c;
+  c.delta = p.new_speed->log_mean - p.base_speed->log_mean;
+  c.slower_pct = 100 * (std::exp(c.delta) - 1);
+  c.low_pct = -40;
+  c.high_pct = 45;
+  p.speed_change = c;
+  std::string text = format::point_speed(p);
+  EXPECT_EQ(text.rfind("2.500 us -> 2.277 us per visit (8.9% faster); change "
+                       "-8.9% time [-40.0%, +45.0%]",
+                       0),
+            0u)
+      << text;
+  // Without a test (no 0% experiments to test), the pooled figures.
+  p.speed_change.reset();
+  EXPECT_EQ(format::point_speed(p),
+            "2.140 us -> 2.354 us per visit (10.0% slower)");
 }
 
 }  // namespace
