@@ -145,6 +145,7 @@
   X(int (*)(const char*), system, NULL)                                        \
   /* pthread and semaphore synchronization */                                  \
   X(int (*)(pthread_mutex_t*), pthread_mutex_lock, NULL)                       \
+  X(int (*)(pthread_mutex_t*), pthread_mutex_trylock, NULL)                    \
   X(int (*)(pthread_mutex_t*, const struct timespec*),                         \
     pthread_mutex_timedlock, NULL)                                             \
   X(int (*)(pthread_mutex_t*, clockid_t, const struct timespec*),              \
