@@ -127,16 +127,22 @@ EXPORT int pthread_cond_broadcast(pthread_cond_t* c) {
 
 /* ---- reader/writer locks ---- */
 
-#define RWLOCK_BLOCKING(name)            \
-  EXPORT int name(pthread_rwlock_t* l) { \
-    andweorc_rt_catch_up();              \
-    andweorc_rt_pre_block();             \
-    int rc = REAL(name)(l);              \
-    andweorc_rt_post_block(1);           \
-    return rc;                           \
+/* As pthread_mutex_lock: during experiments a free lock is taken with the
+ * try form first. Its answers other than EBUSY are the blocking form's for
+ * this lock (EAGAIN: too many readers; EDEADLK: we hold it for writing). */
+#define RWLOCK_BLOCKING(name, try_name)             \
+  EXPORT int name(pthread_rwlock_t* l) {            \
+    if (!andweorc_rt_armed()) return REAL(name)(l); \
+    andweorc_rt_catch_up_slow();                    \
+    int rc = REAL(try_name)(l);                     \
+    if (rc != EBUSY) return rc;                     \
+    andweorc_rt_pre_block_slow();                   \
+    rc = REAL(name)(l);                             \
+    andweorc_rt_post_block_slow(1);                 \
+    return rc;                                      \
   }
-RWLOCK_BLOCKING(pthread_rwlock_rdlock)
-RWLOCK_BLOCKING(pthread_rwlock_wrlock)
+RWLOCK_BLOCKING(pthread_rwlock_rdlock, pthread_rwlock_tryrdlock)
+RWLOCK_BLOCKING(pthread_rwlock_wrlock, pthread_rwlock_trywrlock)
 
 #define RWLOCK_TIMED(name)                                         \
   EXPORT int name(pthread_rwlock_t* l, const struct timespec* t) { \

@@ -161,6 +161,8 @@
   X(int (*)(pthread_cond_t*), pthread_cond_broadcast, "GLIBC_2.3.2")           \
   X(int (*)(pthread_rwlock_t*), pthread_rwlock_rdlock, NULL)                   \
   X(int (*)(pthread_rwlock_t*), pthread_rwlock_wrlock, NULL)                   \
+  X(int (*)(pthread_rwlock_t*), pthread_rwlock_tryrdlock, NULL)                \
+  X(int (*)(pthread_rwlock_t*), pthread_rwlock_trywrlock, NULL)                \
   X(int (*)(pthread_rwlock_t*, const struct timespec*),                        \
     pthread_rwlock_timedrdlock, NULL)                                          \
   X(int (*)(pthread_rwlock_t*, const struct timespec*),                        \

@@ -135,5 +135,47 @@ TEST(InterposeSync, ABlockedLockerInheritsItsWakersPayment) {
       << "the waiter was not credited";
 }
 
+TEST(InterposeSync, ARwlockHeldForWritingSaysDeadlockToItsOwner) {
+  Experiment e;
+  pthread_rwlock_t l = PTHREAD_RWLOCK_INITIALIZER;
+  EXPECT_EQ(pthread_rwlock_wrlock(&l), 0);
+  EXPECT_EQ(pthread_rwlock_wrlock(&l), EDEADLK);
+  EXPECT_EQ(pthread_rwlock_rdlock(&l), EDEADLK);
+  EXPECT_EQ(pthread_rwlock_unlock(&l), 0);
+  EXPECT_EQ(pthread_rwlock_rdlock(&l), 0);  // readers share it
+  EXPECT_EQ(pthread_rwlock_rdlock(&l), 0);
+  EXPECT_EQ(pthread_rwlock_unlock(&l), 0);
+  EXPECT_EQ(pthread_rwlock_unlock(&l), 0);
+}
+
+// A writer blocked on readers is woken by the last reader's unlock, which
+// pays first (unlock: catch_up), and is credited.
+TEST(InterposeSync, ABlockedWriterInheritsItsWakersPayment) {
+  Experiment e;
+  pthread_rwlock_t l = PTHREAD_RWLOCK_INITIALIZER;
+  ASSERT_EQ(pthread_rwlock_rdlock(&l), 0);
+  ThreadState writer;
+  std::atomic<int> tid{0};
+  std::thread t([&] {
+    g_test_self = &writer;
+    g_test_engine.on_samples(writer.delay, 0);
+    tid = int(gettid());
+    pthread_rwlock_wrlock(&l);
+    pthread_rwlock_unlock(&l);
+    g_test_self = nullptr;
+  });
+  while (tid.load() == 0) std::this_thread::yield();
+  while (thread_state(tid.load()) != 'S')
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  DelayAccount hitter;
+  g_test_engine.on_samples(hitter, kDelay / 1000000);
+  pthread_rwlock_unlock(&l);
+  EXPECT_EQ(e.self.delay.paid, kDelay) << "the reader did not pay first";
+  t.join();
+  EXPECT_EQ(writer.delay.paid, 0u) << "the writer paid its waker's delays";
+  EXPECT_EQ(g_test_engine.global() - writer.delay.local, 0u)
+      << "the writer was not credited";
+}
+
 }  // namespace
 }  // namespace andweorc::runtime
