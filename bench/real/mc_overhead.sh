@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# mc_overhead.sh: memcached's throughput under each way of running it,
+# interleaved round by round, medians and ratios printed in one run (issue
+# 11). A loopback server on a 2-core machine is where the wrappers' cost
+# shows most: every lock, unlock and socket call of the workers goes through
+# them, and the load generator shares the cores.
+#
+#   bash bench/real/mc_overhead.sh [ROUNDS] [MODE...]
+#
+# Modes: native; noexp (andweorc run --no-experiments: sampling only); exp0
+# (--fixed-speedup 0: every experiment delays nothing, what a user pays
+# while profiling); exp0.base (exp0 with the runtime in $BASE_RUNTIME, for
+# before/after comparisons in one run). Default: 5 rounds of native noexp
+# exp0. Each run: MC_SECONDS (default 10, programs.sh) of `mc_load -t 2 -d 16` against
+# `memcached -t 2`; requests per second as mc_load counts them.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/lib.sh"
+source "$here/programs.sh"
+rounds=${1:-5}
+shift || true
+modes=("$@")
+((${#modes[@]})) || modes=(native noexp exp0)
+# MC_SECONDS: programs.sh (default 10)
+[ -x "$ANDWEORC" ] || { echo "no andweorc at $ANDWEORC" >&2; exit 2; }
+setup_memcached >/dev/null 2>&1 || { echo "memcached build failed" >&2; exit 1; }
+out=$(mktemp -d)
+trap 'cleanup; rm -rf "$out"' EXIT
+
+one() {
+  case $1 in
+    native) serve native "" "$MC_SECONDS" ;;
+    noexp) serve --no-experiments "$out/p.json" "$MC_SECONDS" ;;
+    exp0) serve "--fixed-speedup 0" "$out/p.json" "$MC_SECONDS" ;;
+    exp0.base)
+      [ -n "${BASE_RUNTIME:-}" ] || { echo "exp0.base needs BASE_RUNTIME" >&2; exit 2; }
+      ANDWEORC_RUNTIME=$BASE_RUNTIME serve "--fixed-speedup 0" "$out/p.json" "$MC_SECONDS" ;;
+    *) echo "unknown mode $1" >&2; exit 2 ;;
+  esac
+}
+
+echo "== memcached -t 2, ${MC_SECONDS} s of mc_load -t 2 -d 16 per run, $rounds rounds ($(date -u +%H:%M:%S) UTC, $(load))"
+for ((r = 0; r < rounds; ++r)); do
+  line="round $r:"
+  for m in "${modes[@]}"; do
+    v=$(one "$m")
+    echo "$m $v" >>"$out/results"
+    line+=" $m $v"
+  done
+  echo "$line ($(load))"
+done
+python3 - "$out/results" "${modes[0]}" <<'PY'
+import collections, statistics, sys
+d = collections.defaultdict(list)
+for l in open(sys.argv[1]):
+    m, v = l.split()
+    d[m].append(float(v))
+ref = statistics.median(d[sys.argv[2]])
+for m, v in d.items():
+    med = statistics.median(v)
+    print(f"{m:10s} median {med / 1e3:7.1f}k requests/s  ratio to {sys.argv[2]} {med / ref:.3f}"
+          f"  (runs: {' '.join(f'{x / 1e3:.0f}k' for x in v)})")
+PY
