@@ -64,6 +64,21 @@ PY
     END {if (n) printf "-- B30: %s is %.1f%% of the samples on average (%d runs)\n", fn, s / n, n}'
 }
 
+# build_with PATCH SETUP: SETUP (setup_P) with PATCH applied, its log in the
+# pool; exits on failure.
+build_with() {
+  mkdir -p "$pool"
+  BUILD_PATCH="$here/$1" "$2" >"$pool/setup.log" 2>&1 ||
+    { echo "build failed: $pool/setup.log" >&2; exit 1; }
+}
+# loop_region FILE NAME_BRE: REGION for the known-cost loop of FILE (the
+# line before it, its own, the one after), unless REGION is set.
+loop_region() {
+  [ -n "${REGION:-}" ] && return
+  local loop; loop=$(slow_loop_line "$1")
+  REGION=".*$2:\($((loop - 1))\|$loop\|$((loop + 1))\)"
+}
+
 # Per program: the build, REGION (the slowed code as diff's "time went to"
 # names it, a grep BRE for evaluate.sh, matched against the label's
 # FILE:LINE: the extra loop's lines, whichever of them comes first), the
@@ -73,9 +88,7 @@ case $PROGRAM in
   zstd)
     SLOW=${SLOW:-8}
     ZSTD_COPIES=${AB_COPIES:-2} # programs.sh's ZSTD_COPIES is for overhead runs
-    mkdir -p "$pool"
-    BUILD_PATCH="$here/zstd-ab-slow-doublefast.patch" setup_zstd >"$pool/setup.log" 2>&1 ||
-      { echo "build failed: $pool/setup.log" >&2; exit 1; }
+    build_with zstd-ab-slow-doublefast.patch setup_zstd
     if [ -z "${REGION:-}" ]; then
       body=$(slow_loop_line "$(dirname "$ZSTD")/../lib/compress/zstd_double_fast.c")
       REGION=".*zstd_double_fast\.c:\($((body - 1))\|$body\)"
@@ -104,13 +117,8 @@ case $PROGRAM in
   memcached)
     SLOW=${SLOW:-600}
     secs=${AB_SECONDS:-4}
-    mkdir -p "$pool"
-    BUILD_PATCH="$here/memcached-ab-slow.patch" setup_memcached >"$pool/setup.log" 2>&1 ||
-      { echo "build failed: $pool/setup.log" >&2; exit 1; }
-    if [ -z "${REGION:-}" ]; then
-      loop=$(slow_loop_line "$(dirname "$MEMCACHED")/proto_text.c")
-      REGION=".*proto_text\.c:\($((loop - 1))\|$loop\|$((loop + 1))\)"
-    fi
+    build_with memcached-ab-slow.patch setup_memcached
+    loop_region "$(dirname "$MEMCACHED")/proto_text.c" 'proto_text\.c'
     units=0 knob=ANDWEORC_MC_SLOW
     what="${secs} s of load per run"
     one() {
@@ -121,13 +129,8 @@ case $PROGRAM in
   leveldb)
     SLOW=${SLOW:-200}
     rows=${AB_ROWS:-800000}
-    mkdir -p "$pool"
-    BUILD_PATCH="$here/leveldb-ab-slow.patch" setup_leveldb >"$pool/setup.log" 2>&1 ||
-      { echo "build failed: $pool/setup.log" >&2; exit 1; }
-    if [ -z "${REGION:-}" ]; then
-      loop=$(slow_loop_line "$(dirname "$DB_BENCH")/../db/memtable.cc")
-      REGION=".*memtable\.cc:\($((loop - 1))\|$loop\|$((loop + 1))\)"
-    fi
+    build_with leveldb-ab-slow.patch setup_leveldb
+    loop_region "$(dirname "$DB_BENCH")/../db/memtable.cc" 'memtable\.cc'
     units=$((2 * rows)) secs=0 knob=ANDWEORC_LDB_SLOW
     what="$rows rows per thread per run"
     mapfile -t cmd < <(leveldb_cmd "$rows" | tr ' ' '\n')

@@ -32,7 +32,6 @@
 #include <chrono>
 #include <cstddef>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <string>
 #include <thread>
@@ -54,22 +53,6 @@ struct Outcome {
   uint64_t waker_behind = 0;  // global - waker.local right after waking
   uint64_t waker_paid = 0;
 };
-
-// 'S' once the thread sleeps in the kernel (inside the wrapped call: the
-// thread does nothing else).
-char thread_state(int tid) {
-  std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), {});
-  size_t paren = stat.rfind(')');
-  return paren != std::string::npos && paren + 2 < stat.size() ? stat[paren + 2]
-                                                               : '?';
-}
-
-void wait_until_blocked(const std::atomic<int>& tid) {
-  while (tid.load() == 0) std::this_thread::yield();
-  while (thread_state(tid.load()) != 'S')
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-}
 
 Outcome run(const std::function<void()>& wait,
             const std::function<void()>& wake) {

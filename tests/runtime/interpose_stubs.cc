@@ -5,6 +5,12 @@
 
 #include <unistd.h>
 
+#include <chrono>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+
 #include "runtime/runtime.h"
 #include "runtime/thread_state.h"
 
@@ -24,6 +30,22 @@ bool is_original_process() { return int(getpid()) == g_test_pid; }
 void runtime_before_exec() {}
 void runtime_before_dlclose() {}
 void runtime_shutdown_now() {}
+
+namespace {
+char thread_state(int tid) {
+  std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), {});
+  size_t paren = stat.rfind(')');
+  return paren != std::string::npos && paren + 2 < stat.size() ? stat[paren + 2]
+                                                               : '?';
+}
+}  // namespace
+
+void wait_until_blocked(const std::atomic<int>& tid) {
+  while (tid.load() == 0) std::this_thread::yield();
+  while (thread_state(tid.load()) != 'S')
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+}
 
 }  // namespace andweorc::runtime
 

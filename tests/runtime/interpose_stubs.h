@@ -2,6 +2,8 @@
 #ifndef ANDWEORC_TESTS_RUNTIME_INTERPOSE_STUBS_H_
 #define ANDWEORC_TESTS_RUNTIME_INTERPOSE_STUBS_H_
 
+#include <atomic>
+
 #include "runtime/delay_engine.h"
 #include "runtime/thread_state.h"
 
@@ -11,6 +13,10 @@ namespace andweorc::runtime {
 extern thread_local ThreadState* g_test_self;
 // The engine delay_engine() returns (instant sleeps, a frozen clock).
 extern DelayEngine g_test_engine;
+
+// Waits until `tid` is set and that thread sleeps in the kernel ('S' in
+// /proc/self/task/TID/stat): blocked in the call under test.
+void wait_until_blocked(const std::atomic<int>& tid);
 
 }  // namespace andweorc::runtime
 

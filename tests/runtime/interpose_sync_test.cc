@@ -9,9 +9,7 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <chrono>
-#include <fstream>
-#include <string>
+#include <functional>
 #include <thread>
 
 #include "interpose_stubs.h"
@@ -37,61 +35,48 @@ struct Experiment {
   }
 };
 
-// 'S' once the thread sleeps in the kernel.
-char thread_state(int tid) {
-  std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), {});
-  size_t paren = stat.rfind(')');
-  return paren != std::string::npos && paren + 2 < stat.size() ? stat[paren + 2]
-                                                               : '?';
-}
+// A mutex of one kind: `type` (pthread_mutexattr_settype), robust or not.
+struct Mutex {
+  pthread_mutex_t m;
+  explicit Mutex(int type, bool robust = false) {
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, type);
+    if (robust) pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+    pthread_mutex_init(&m, &a);
+    pthread_mutexattr_destroy(&a);
+  }
+  ~Mutex() { pthread_mutex_destroy(&m); }
+};
 
 TEST(InterposeSync, AnErrorCheckingMutexLockedTwiceSaysDeadlock) {
   Experiment e;
-  pthread_mutexattr_t a;
-  pthread_mutexattr_init(&a);
-  pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ERRORCHECK);
-  pthread_mutex_t m;
-  pthread_mutex_init(&m, &a);
-  EXPECT_EQ(pthread_mutex_lock(&m), 0);
+  Mutex m(PTHREAD_MUTEX_ERRORCHECK);
+  EXPECT_EQ(pthread_mutex_lock(&m.m), 0);
   // trylock says EBUSY here; the wrapper must go on to lock's answer.
-  EXPECT_EQ(pthread_mutex_lock(&m), EDEADLK);
-  EXPECT_EQ(pthread_mutex_unlock(&m), 0);
-  pthread_mutex_destroy(&m);
-  pthread_mutexattr_destroy(&a);
+  EXPECT_EQ(pthread_mutex_lock(&m.m), EDEADLK);
+  EXPECT_EQ(pthread_mutex_unlock(&m.m), 0);
 }
 
 TEST(InterposeSync, ARecursiveMutexCountsItsLocks) {
   Experiment e;
-  pthread_mutexattr_t a;
-  pthread_mutexattr_init(&a);
-  pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
-  pthread_mutex_t m;
-  pthread_mutex_init(&m, &a);
-  EXPECT_EQ(pthread_mutex_lock(&m), 0);
-  EXPECT_EQ(pthread_mutex_lock(&m), 0);
-  EXPECT_EQ(pthread_mutex_unlock(&m), 0);
-  EXPECT_EQ(pthread_mutex_unlock(&m), 0);
-  EXPECT_EQ(pthread_mutex_unlock(&m), EPERM);  // no longer ours
-  pthread_mutex_destroy(&m);
-  pthread_mutexattr_destroy(&a);
+  Mutex m(PTHREAD_MUTEX_RECURSIVE);
+  EXPECT_EQ(pthread_mutex_lock(&m.m), 0);
+  EXPECT_EQ(pthread_mutex_lock(&m.m), 0);
+  EXPECT_EQ(pthread_mutex_unlock(&m.m), 0);
+  EXPECT_EQ(pthread_mutex_unlock(&m.m), 0);
+  EXPECT_EQ(pthread_mutex_unlock(&m.m), EPERM);  // no longer ours
 }
 
 TEST(InterposeSync, ARobustMutexWhoseOwnerDiedSaysSo) {
   Experiment e;
-  pthread_mutexattr_t a;
-  pthread_mutexattr_init(&a);
-  pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
-  pthread_mutex_t m;
-  pthread_mutex_init(&m, &a);
-  std::thread([&] { pthread_mutex_lock(&m); }).join();  // exits holding it
+  Mutex m(PTHREAD_MUTEX_DEFAULT, /*robust=*/true);
+  std::thread([&] { pthread_mutex_lock(&m.m); }).join();  // exits holding it
   // A free-looking lock whose trylock returns EOWNERDEAD: the lock is ours,
   // and the caller must be told so.
-  EXPECT_EQ(pthread_mutex_lock(&m), EOWNERDEAD);
-  EXPECT_EQ(pthread_mutex_consistent(&m), 0);
-  EXPECT_EQ(pthread_mutex_unlock(&m), 0);
-  pthread_mutex_destroy(&m);
-  pthread_mutexattr_destroy(&a);
+  EXPECT_EQ(pthread_mutex_lock(&m.m), EOWNERDEAD);
+  EXPECT_EQ(pthread_mutex_consistent(&m.m), 0);
+  EXPECT_EQ(pthread_mutex_unlock(&m.m), 0);
 }
 
 // A thread with a debt takes a free lock: it pays first, holding nothing.
@@ -104,35 +89,6 @@ TEST(InterposeSync, AFreeLockIsTakenAfterPayingTheDebt) {
   EXPECT_EQ(e.self.delay.paid, kDelay);
   EXPECT_EQ(g_test_engine.global() - e.self.delay.local, 0u);
   pthread_mutex_unlock(&m);
-}
-
-// A thread blocked on a held lock is woken by the unlock of a thread that
-// paid the delays inserted meanwhile: it is credited and pays nothing.
-TEST(InterposeSync, ABlockedLockerInheritsItsWakersPayment) {
-  Experiment e;
-  pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-  ASSERT_EQ(pthread_mutex_lock(&m), 0);
-  ThreadState waiter;
-  std::atomic<int> tid{0};
-  std::thread t([&] {
-    g_test_self = &waiter;
-    g_test_engine.on_samples(waiter.delay, 0);
-    tid = int(gettid());
-    pthread_mutex_lock(&m);
-    pthread_mutex_unlock(&m);
-    g_test_self = nullptr;
-  });
-  while (tid.load() == 0) std::this_thread::yield();
-  while (thread_state(tid.load()) != 'S')
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  DelayAccount hitter;
-  g_test_engine.on_samples(hitter, kDelay / 1000000);  // hits while it waits
-  pthread_mutex_unlock(&m);
-  EXPECT_EQ(e.self.delay.paid, kDelay) << "the unlocker did not pay first";
-  t.join();
-  EXPECT_EQ(waiter.delay.paid, 0u) << "the waiter paid its waker's delays";
-  EXPECT_EQ(g_test_engine.global() - waiter.delay.local, 0u)
-      << "the waiter was not credited";
 }
 
 TEST(InterposeSync, ARwlockHeldForWritingSaysDeadlockToItsOwner) {
@@ -148,33 +104,49 @@ TEST(InterposeSync, ARwlockHeldForWritingSaysDeadlockToItsOwner) {
   EXPECT_EQ(pthread_rwlock_unlock(&l), 0);
 }
 
-// A writer blocked on readers is woken by the last reader's unlock, which
-// pays first (unlock: catch_up), and is credited.
-TEST(InterposeSync, ABlockedWriterInheritsItsWakersPayment) {
+// `hold` takes the lock in this thread; another thread then blocks in
+// `take` (and releases with `release`); delays are inserted while it waits;
+// this thread's `release` wakes it. Inherited: the releaser paid first, the
+// woken thread is credited and pays nothing.
+void expect_inherited(const std::function<void()>& hold,
+                      const std::function<void()>& take,
+                      const std::function<void()>& release) {
   Experiment e;
-  pthread_rwlock_t l = PTHREAD_RWLOCK_INITIALIZER;
-  ASSERT_EQ(pthread_rwlock_rdlock(&l), 0);
-  ThreadState writer;
+  hold();
+  ThreadState waiter;
   std::atomic<int> tid{0};
   std::thread t([&] {
-    g_test_self = &writer;
-    g_test_engine.on_samples(writer.delay, 0);
+    g_test_self = &waiter;
+    g_test_engine.on_samples(waiter.delay, 0);
     tid = int(gettid());
-    pthread_rwlock_wrlock(&l);
-    pthread_rwlock_unlock(&l);
+    take();
+    release();
     g_test_self = nullptr;
   });
-  while (tid.load() == 0) std::this_thread::yield();
-  while (thread_state(tid.load()) != 'S')
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  wait_until_blocked(tid);
   DelayAccount hitter;
-  g_test_engine.on_samples(hitter, kDelay / 1000000);
-  pthread_rwlock_unlock(&l);
-  EXPECT_EQ(e.self.delay.paid, kDelay) << "the reader did not pay first";
+  g_test_engine.on_samples(hitter, kDelay / 1000000);  // hits while it waits
+  release();
+  EXPECT_EQ(e.self.delay.paid, kDelay) << "the releaser did not pay first";
   t.join();
-  EXPECT_EQ(writer.delay.paid, 0u) << "the writer paid its waker's delays";
-  EXPECT_EQ(g_test_engine.global() - writer.delay.local, 0u)
-      << "the writer was not credited";
+  EXPECT_EQ(waiter.delay.paid, 0u) << "the waiter paid its waker's delays";
+  EXPECT_EQ(g_test_engine.global() - waiter.delay.local, 0u)
+      << "the waiter was not credited";
+}
+
+TEST(InterposeSync, ABlockedLockerInheritsItsWakersPayment) {
+  pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+  expect_inherited([&] { ASSERT_EQ(pthread_mutex_lock(&m), 0); },
+                   [&] { pthread_mutex_lock(&m); },
+                   [&] { pthread_mutex_unlock(&m); });
+}
+
+// A writer blocked on a reader is woken by the reader's unlock.
+TEST(InterposeSync, ABlockedWriterInheritsItsWakersPayment) {
+  pthread_rwlock_t l = PTHREAD_RWLOCK_INITIALIZER;
+  expect_inherited([&] { ASSERT_EQ(pthread_rwlock_rdlock(&l), 0); },
+                   [&] { pthread_rwlock_wrlock(&l); },
+                   [&] { pthread_rwlock_unlock(&l); });
 }
 
 }  // namespace
