@@ -7,7 +7,9 @@
 #
 #   bash bench/real/mc_overhead.sh [ROUNDS] [MODE...]
 #
-# Modes: native; noexp (andweorc run --no-experiments: sampling only); exp0
+# Modes: native; preload (libandweorc.so preloaded into the server alone, no
+# ANDWEORC_DATA_DIR: the wrappers, no sampling, no experiments); noexp (andweorc run --no-experiments: sampling only, the
+# default sampler); timer (the same with --sampler timer); exp0
 # (--fixed-speedup 0: every experiment delays nothing, what a user pays
 # while profiling); exp0.base (exp0 with the runtime in $BASE_RUNTIME, for
 # before/after comparisons in one run). Default: 5 rounds of native noexp
@@ -27,10 +29,19 @@ setup_memcached >/dev/null 2>&1 || { echo "memcached build failed" >&2; exit 1; 
 out=$(mktemp -d)
 trap 'cleanup; rm -rf "$out"' EXIT
 
+runtime=${ANDWEORC_RUNTIME:-$(dirname "$ANDWEORC")/../lib/libandweorc.so}
 one() {
   case $1 in
     native) serve native "" "$MC_SECONDS" ;;
+    preload)
+      local pid
+      LD_PRELOAD=$runtime $(memcached_cmd) & pid=$!
+      PIDS+=("$pid")
+      wait_port || { kill -KILL "$pid"; return 1; }
+      "$MC_LOAD" -p "$PORT" -t 2 -d 16 -s "$MC_SECONDS" -n 1000000000 | awk '{print $6}'
+      stop_after "$pid" 0 ;;
     noexp) serve --no-experiments "$out/p.json" "$MC_SECONDS" ;;
+    timer) serve "--no-experiments --sampler timer" "$out/p.json" "$MC_SECONDS" ;;
     exp0) serve "--fixed-speedup 0" "$out/p.json" "$MC_SECONDS" ;;
     exp0.base)
       [ -n "${BASE_RUNTIME:-}" ] || { echo "exp0.base needs BASE_RUNTIME" >&2; exit 2; }
