@@ -158,8 +158,8 @@ bool ExperimentRunner::functions_first() {
   if (!config_.adaptive_granularity || config_.function_granularity)
     return false;
   if (granularity_ == planner::GranularityChoice::kUndecided) {
-    // Lines until the first samples show how they spread; then for good,
-    // so that the plan does not switch back and forth.
+    // Lines until the samples show how they spread (granularity_choice.h);
+    // then for good, so that the plan does not switch back and forth.
     std::vector<uint64_t> samples(catalog_.size());
     for (uint32_t i = 0; i < catalog_.size(); ++i)
       samples[i] = catalog_.line_samples(i);

@@ -9,7 +9,8 @@ namespace andweorc::planner {
 GranularityChoice choose_granularity(const std::vector<uint64_t>& line_samples,
                                      const PlannerOptions& options,
                                      GranularityEvidence* evidence,
-                                     uint64_t min_samples, double min_reach) {
+                                     uint64_t min_samples, double min_reach,
+                                     uint64_t confirm_samples) {
   std::vector<uint64_t> s;
   uint64_t total = 0;
   for (uint64_t n : line_samples)
@@ -29,8 +30,9 @@ GranularityChoice choose_granularity(const std::vector<uint64_t>& line_samples,
       reached += s[i];
   e.reach = double(reached) / double(total);
   if (evidence != nullptr) *evidence = e;
-  return e.reach >= min_reach ? GranularityChoice::kLines
-                              : GranularityChoice::kFunctionsFirst;
+  if (e.reach < min_reach) return GranularityChoice::kFunctionsFirst;
+  return total < confirm_samples ? GranularityChoice::kUndecided
+                                 : GranularityChoice::kLines;
 }
 
 }  // namespace andweorc::planner

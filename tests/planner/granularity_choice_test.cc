@@ -51,5 +51,23 @@ TEST(GranularityChoice, LinesBelowTheMinimumShareAreNotReached) {
             GranularityChoice::kLines);
 }
 
+// A start-up phase in a few lines (LevelDB's inserts before compaction):
+// lines are not decided on 1,000 samples; when the spread shows later, it
+// goes functions first. A spread seen early is decided at once.
+TEST(GranularityChoice, LinesNeedMoreEvidenceThanFunctionsFirst) {
+  std::vector<uint64_t> early = {700, 250, 50};  // 1,000 samples, 3 lines
+  GranularityEvidence e;
+  EXPECT_EQ(choose_granularity(early, PlannerOptions{}, &e),
+            GranularityChoice::kUndecided);
+  EXPECT_NEAR(e.reach, 1.0, 1e-9);
+  std::vector<uint64_t> later = early;  // compaction starts: 400 more lines
+  for (int i = 0; i < 400; ++i) later.push_back(10);
+  EXPECT_EQ(choose_granularity(later, PlannerOptions{}, &e),
+            GranularityChoice::kFunctionsFirst);
+  std::vector<uint64_t> spread(60, 10);  // 600 samples over 60 lines
+  EXPECT_EQ(choose_granularity(spread, PlannerOptions{}),
+            GranularityChoice::kFunctionsFirst);
+}
+
 }  // namespace
 }  // namespace andweorc::planner
