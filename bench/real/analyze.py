@@ -13,6 +13,9 @@
       FILE:LINE<TAB>FUNCTION<TAB>IMPACT [LOW, HIGH]<TAB>VERDICT<TAB>GRANULARITY
   analyze.py significant REPORT.json
       prints how many lines are significant (first throughput point)
+  analyze.py significant-set REPORT.json
+      prints the significant lines' FILE:LINE (as `top` names them), one
+      per line, sorted
   analyze.py region FOLDED PROFILE.json FUNCTION
       prints the samples whose stack has a frame whose name contains FUNCTION
       (inclusive; FUNCTION may be a prefix shared by a function and the
@@ -78,6 +81,11 @@ def main():
     elif cmd == "significant":
         p = first_point(load(sys.argv[2]))
         print(sum(1 for m in p.get("lines", []) if m.get("significant")))
+    elif cmd == "significant-set":
+        p = first_point(load(sys.argv[2]))
+        for name in sorted(f"{short(m['file'])}:{m['line']}"
+                           for m in p.get("lines", []) if m.get("significant")):
+            print(name)
     elif cmd == "region":
         func, inside = sys.argv[4], 0
         with open(sys.argv[2]) as f:

@@ -1,6 +1,9 @@
 # summarize.sh: the profile half of validate.sh, shared with reanalyze.sh:
 # for one run, the significant count, the time to the first significant
-# region and the top 3; for two runs, whether their top 3 agree as a set.
+# region and the top 3; for two runs, whether their top 3 agree as a set,
+# and whether their significant regions do (a top 3 that holds regions
+# that are not significant is ordered by noise: the second comparison is
+# the one a user's answer depends on).
 # Sourced, not run; needs ANDWEORC and `here` (this directory).
 
 # summarize_run DIR R: reads DIR/runR.json, writes DIR/runR.report.json and
@@ -28,9 +31,20 @@ summarize_run() {
 }
 
 # compare_tops DIR: whether top1.txt and top2.txt hold the same regions, and
-# the same functions (column 2).
+# the same functions (column 2); whether the runs' significant regions agree.
 compare_tops() {
-  local dir=$1 col
+  local dir=$1 col s1 s2
+  if [ -s "$dir/run1.report.json" ] && [ -s "$dir/run2.report.json" ]; then
+    s1=$(python3 "$here/analyze.py" significant-set "$dir/run1.report.json")
+    s2=$(python3 "$here/analyze.py" significant-set "$dir/run2.report.json")
+    if [ -z "$s1$s2" ]; then
+      echo "-- significant regions: none in either run"
+    elif [ "$s1" = "$s2" ]; then
+      echo "-- significant regions agree as a set: yes ($(echo "$s1" | tr '\n' ' '))"
+    else
+      echo "-- significant regions agree as a set: no (run 1: $(echo "$s1" | tr '\n' ' '); run 2: $(echo "$s2" | tr '\n' ' '))"
+    fi
+  fi
   [ -s "$dir/top1.txt" ] && [ -s "$dir/top2.txt" ] || return 0
   for col in 1 2; do
     local what; what=$([ $col = 1 ] && echo "regions" || echo "functions")
