@@ -54,8 +54,23 @@ TEST_P(Labels, EachEndpointsSamplesAreInItsOwnFunction) {
   const profile::Profile& p = *read.profile;
   ASSERT_GT(p.samples, 300u);
 
-  // Nearly all CPU time is request work, run under labels.
-  EXPECT_GT(double(profile::labelled_samples(p)), 0.8 * double(p.samples));
+  // Request work runs under labels: (nearly) every sample whose leaf is an
+  // endpoint's work function carries a label. Not "80% of all samples":
+  // the rest is the program's queue hand-off (futex wake and wait outside
+  // any label), 15-19% of the samples on a quiet machine and more under
+  // load, which failed a CI run at 79.7% with every work sample labelled.
+  uint64_t work = 0, work_labelled = 0;
+  for (const auto& st : p.stacks) {
+    if (st.frames.empty()) continue;
+    bool is_work = false;
+    for (const auto& [endpoint, function] : kWorkOf)
+      is_work = is_work || p.frames[st.frames[0]].function == function;
+    if (!is_work) continue;
+    work += st.samples;
+    if (!st.labels.empty()) work_labelled += st.samples;
+  }
+  ASSERT_GT(work, 0.5 * double(p.samples)) << "the program is mostly work";
+  EXPECT_GE(double(work_labelled), 0.98 * double(work));
   uint64_t requests = 0;
   for (const auto& [endpoint, function] : kWorkOf) {
     profile::Profile only = profile::filter_by_label(p, {"endpoint", endpoint});
