@@ -66,23 +66,13 @@ CpuWaitMonitor::CpuWaitMonitor(int period_ms)
 CpuWaitMonitor::~CpuWaitMonitor() { stop(); }
 
 void CpuWaitMonitor::stop() {
-  {
-    std::lock_guard<std::mutex> l(mu_);
-    if (stopping_) return;
-    stopping_ = true;
-  }
-  cv_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  if (stop_.stop() && thread_.joinable()) thread_.join();
 }
 
 void CpuWaitMonitor::loop(int period_ms) {
-  std::unique_lock<std::mutex> l(mu_);
   for (;;) {
-    bool last = cv_.wait_for(l, std::chrono::milliseconds(period_ms),
-                             [this] { return stopping_; });
-    l.unlock();
+    bool last = stop_.wait_for(std::chrono::milliseconds(period_ms));
     poll();  // a last reading when stopping: the program may still be there
-    l.lock();
     if (last) return;
   }
 }

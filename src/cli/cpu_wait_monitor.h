@@ -15,13 +15,13 @@
 #define ANDWEORC_CLI_CPU_WAIT_MONITOR_H_
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <utility>
+
+#include "cli/stop_wait.h"
 
 namespace andweorc::cli {
 
@@ -55,9 +55,7 @@ class CpuWaitMonitor {
   std::atomic<uint64_t> cpu_ns_{0}, wait_ns_{0};
   // (pid, tid) -> last reading, to sum the increments.
   std::map<std::pair<int, int>, std::pair<uint64_t, uint64_t>> last_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stopping_ = false;
+  StopWait stop_;
   std::thread thread_;
 };
 

@@ -118,13 +118,7 @@ ProgressDisplay::ProgressDisplay(MonitorOptions options)
     : o_(std::move(options)), thread_([this] { loop(); }) {}
 
 void ProgressDisplay::stop() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (stopping_) return;
-    stopping_ = true;
-  }
-  cv_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  if (stop_.stop() && thread_.joinable()) thread_.join();
 }
 
 std::string ProgressDisplay::stopped_because() const {
@@ -151,9 +145,7 @@ void ProgressDisplay::loop() {
   state.experiments_enabled = o_.experiments_enabled;
   auto start = Clock::now();
   bool warned = false, drawn = false;
-  std::unique_lock<std::mutex> lock(mu_);
-  while (!cv_.wait_for(lock, kRedraw, [this] { return stopping_; })) {
-    lock.unlock();
+  while (!stop_.wait_for(kRedraw)) {
     auto now = Clock::now();
     state.elapsed_s = std::chrono::duration<double>(now - start).count();
     std::vector<profile::Experiment> fresh;
@@ -198,7 +190,6 @@ void ProgressDisplay::loop() {
                 "\r\033[K" + format_progress(state, terminal_width(o_.fd)));
       drawn = true;
     }
-    lock.lock();
   }
   if (drawn) write_all(o_.fd, "\r\033[K");
 }

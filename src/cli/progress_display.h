@@ -13,7 +13,6 @@
 #define ANDWEORC_CLI_PROGRESS_DISPLAY_H_
 
 #include <atomic>
-#include <condition_variable>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -21,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/stop_wait.h"
 #include "ingest/experiment_tail.h"
 #include "planner/convergence.h"
 #include "profile/profile.h"
@@ -90,9 +90,8 @@ class ProgressDisplay {
   void request_stop(const std::string& why, double now_s);
 
   MonitorOptions o_;
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  bool stopping_ = false;
+  StopWait stop_;
+  mutable std::mutex mu_;  // guards stopped_because_
   std::string stopped_because_;
   double stop_requested_s_ = -1;
   bool escalated_ = false;

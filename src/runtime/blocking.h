@@ -31,7 +31,8 @@ static inline int andweorc_rt_armed(void) {
       __atomic_load_n(&andweorc_rt_delays_armed[0], __ATOMIC_RELAXED) != 0, 0);
 }
 
-/* The hooks proper (blocking.cc); call them through the inline ones. */
+/* The hooks proper (blocking.cc); call them through the inline ones, or
+ * directly where the caller has just read andweorc_rt_armed() itself. */
 void andweorc_rt_pre_block_slow(void);
 void andweorc_rt_post_block_slow(int woken_by_thread);
 void andweorc_rt_catch_up_slow(void);

@@ -53,18 +53,18 @@ EXPORT void pthread_exit(void* value) {
  * returned for this mutex (0, EOWNERDEAD of a robust mutex, EAGAIN of a
  * recursive one at its maximum, EINVAL); EBUSY (held, or an error-checking
  * mutex we hold) goes on to the real lock, which blocks or says EDEADLK. */
-EXPORT int pthread_mutex_lock(pthread_mutex_t* m) {
-  if (andweorc_rt_armed()) {
-    andweorc_rt_catch_up_slow();
-    int rc = REAL(pthread_mutex_trylock)(m);
-    if (rc != EBUSY) return rc;
-    andweorc_rt_pre_block_slow();
-    rc = REAL(pthread_mutex_lock)(m);
-    andweorc_rt_post_block_slow(1);
-    return rc;
+#define LOCK_TRY_FIRST(type, name, try_name)        \
+  EXPORT int name(type* l) {                        \
+    if (!andweorc_rt_armed()) return REAL(name)(l); \
+    andweorc_rt_catch_up_slow();                    \
+    int rc = REAL(try_name)(l);                     \
+    if (rc != EBUSY) return rc;                     \
+    andweorc_rt_pre_block_slow();                   \
+    rc = REAL(name)(l);                             \
+    andweorc_rt_post_block_slow(1);                 \
+    return rc;                                      \
   }
-  return REAL(pthread_mutex_lock)(m);
-}
+LOCK_TRY_FIRST(pthread_mutex_t, pthread_mutex_lock, pthread_mutex_trylock)
 
 EXPORT int pthread_mutex_timedlock(pthread_mutex_t* m,
                                    const struct timespec* t) {
@@ -130,19 +130,10 @@ EXPORT int pthread_cond_broadcast(pthread_cond_t* c) {
 /* As pthread_mutex_lock: during experiments a free lock is taken with the
  * try form first. Its answers other than EBUSY are the blocking form's for
  * this lock (EAGAIN: too many readers; EDEADLK: we hold it for writing). */
-#define RWLOCK_BLOCKING(name, try_name)             \
-  EXPORT int name(pthread_rwlock_t* l) {            \
-    if (!andweorc_rt_armed()) return REAL(name)(l); \
-    andweorc_rt_catch_up_slow();                    \
-    int rc = REAL(try_name)(l);                     \
-    if (rc != EBUSY) return rc;                     \
-    andweorc_rt_pre_block_slow();                   \
-    rc = REAL(name)(l);                             \
-    andweorc_rt_post_block_slow(1);                 \
-    return rc;                                      \
-  }
-RWLOCK_BLOCKING(pthread_rwlock_rdlock, pthread_rwlock_tryrdlock)
-RWLOCK_BLOCKING(pthread_rwlock_wrlock, pthread_rwlock_trywrlock)
+LOCK_TRY_FIRST(pthread_rwlock_t, pthread_rwlock_rdlock,
+               pthread_rwlock_tryrdlock)
+LOCK_TRY_FIRST(pthread_rwlock_t, pthread_rwlock_wrlock,
+               pthread_rwlock_trywrlock)
 
 #define RWLOCK_TIMED(name)                                         \
   EXPORT int name(pthread_rwlock_t* l, const struct timespec* t) { \

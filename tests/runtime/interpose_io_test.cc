@@ -65,15 +65,7 @@ Outcome run(const std::function<void()>& wait,
   engine.on_samples(hitter, 0);
   g_test_self = &waker;
   engine.on_samples(waker.delay, 0);
-  std::atomic<int> tid{0};
-  std::thread t([&] {
-    g_test_self = &waiter;
-    engine.on_samples(waiter.delay, 0);
-    tid = int(gettid());
-    wait();
-    g_test_self = nullptr;
-  });
-  wait_until_blocked(tid);
+  std::thread t = start_blocked(&waiter, wait);
   engine.on_samples(hitter, kDelay / 1000000);  // hits while it waits
   wake();
   Outcome o;

@@ -1,6 +1,7 @@
 // interpose_stubs.cc: the runtime functions the interposed wrappers call,
-// for testing the wrappers alone (interpose_io_test): one delay engine the
-// test drives, a per-thread state the test assigns, no sampler, no file.
+// for testing the wrappers alone (interpose_io_test, interpose_sync_test): one
+// delay engine the test drives, a per-thread state the test assigns, no
+// sampler, no file.
 #include "interpose_stubs.h"
 
 #include <unistd.h>
@@ -45,6 +46,21 @@ void wait_until_blocked(const std::atomic<int>& tid) {
   while (tid.load() == 0) std::this_thread::yield();
   while (thread_state(tid.load()) != 'S')
     std::this_thread::sleep_for(std::chrono::microseconds(200));
+}
+
+std::thread start_blocked(ThreadState* self, std::function<void()> body) {
+  // The thread writes `tid` before `body` and never after, so it may live
+  // on this frame.
+  std::atomic<int> tid{0};
+  std::thread t([self, &tid, body = std::move(body)] {
+    g_test_self = self;
+    g_test_engine.on_samples(self->delay, 0);
+    tid = int(gettid());
+    body();
+    g_test_self = nullptr;
+  });
+  wait_until_blocked(tid);
+  return t;
 }
 
 }  // namespace andweorc::runtime

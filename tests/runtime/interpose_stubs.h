@@ -3,6 +3,8 @@
 #define ANDWEORC_TESTS_RUNTIME_INTERPOSE_STUBS_H_
 
 #include <atomic>
+#include <functional>
+#include <thread>
 
 #include "runtime/delay_engine.h"
 #include "runtime/thread_state.h"
@@ -17,6 +19,10 @@ extern DelayEngine g_test_engine;
 // Waits until `tid` is set and that thread sleeps in the kernel ('S' in
 // /proc/self/task/TID/stat): blocked in the call under test.
 void wait_until_blocked(const std::atomic<int>& tid);
+
+// Starts a thread that runs `body` as `self` (its account synced to the
+// running experiment) and returns once that thread sleeps in the kernel.
+std::thread start_blocked(ThreadState* self, std::function<void()> body);
 
 }  // namespace andweorc::runtime
 

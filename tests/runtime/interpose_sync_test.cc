@@ -114,16 +114,10 @@ void expect_inherited(const std::function<void()>& hold,
   Experiment e;
   hold();
   ThreadState waiter;
-  std::atomic<int> tid{0};
-  std::thread t([&] {
-    g_test_self = &waiter;
-    g_test_engine.on_samples(waiter.delay, 0);
-    tid = int(gettid());
+  std::thread t = start_blocked(&waiter, [&] {
     take();
     release();
-    g_test_self = nullptr;
   });
-  wait_until_blocked(tid);
   DelayAccount hitter;
   g_test_engine.on_samples(hitter, kDelay / 1000000);  // hits while it waits
   release();
