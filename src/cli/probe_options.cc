@@ -78,10 +78,11 @@ void add_probe_options(CLI::App* cmd, ProbeOptions* o) {
       ->group(group);
   cmd->add_option("--latency", o->latency,
                   "A latency point without annotations: NAME=FUNCTION, from "
-                  "each call's entry to its return (uprobes: root), or "
-                  "NAME=FILE:LINE,FILE:LINE, from each execution of the "
-                  "first line to each of the second (patched like "
-                  "--progress). Repeatable; see docs/probes.md")
+                  "each outermost call's entry to its return (its entry and "
+                  "every ret patched in process, as --trace; uprobes when "
+                  "that cannot be), or NAME=FILE:LINE,FILE:LINE, from each "
+                  "execution of the first line to each of the second "
+                  "(patched like --progress). Repeatable; see docs/probes.md")
       ->group(group);
   cmd->add_option("--trace", o->trace,
                   "Time each call of FUNCTION (or LIB:FUNCTION, in a shared "
@@ -91,12 +92,14 @@ void add_probe_options(CLI::App* cmd, ProbeOptions* o) {
                   "duration (report --slower-than). Repeatable; see "
                   "docs/probes.md")
       ->group(group);
-  cmd->add_option("--probe-mechanism", o->mechanism,
-                  "How --progress points are counted: patch (a jump to a "
-                  "trampoline in the program's code, ~ns per hit; addresses "
-                  "it refuses go to breakpoint or uprobe), breakpoint "
-                  "(hardware, at most 4 addresses), uprobe (root; --latency "
-                  "needs it) or auto (patch, else breakpoint when possible)")
+  cmd->add_option(
+         "--probe-mechanism", o->mechanism,
+         "How --progress points are counted: patch (a jump to a "
+         "trampoline in the program's code, ~ns per hit; addresses "
+         "it refuses go to breakpoint or uprobe), breakpoint "
+         "(hardware, at most 4 addresses; no --latency NAME=FUNCTION), "
+         "uprobe (root) or auto (patch, else breakpoint when "
+         "possible)")
       ->check(CLI::IsMember({"auto", "patch", "uprobe", "breakpoint"}))
       ->capture_default_str()
       ->group(group);
@@ -202,6 +205,11 @@ int probe_environment(const ProbeOptions& o,
     resolved.push_back(std::move(*probe));
   }
   bool function_latency = false;  // needs return probes (uprobes)
+  // --latency NAME=FUNCTION hooked in process (trace_sites.h) and what to
+  // tell the user about each.
+  std::string hooked_lines;
+  std::vector<std::string> hooked;
+  const std::string wanted = o.mechanism;
   for (const auto& text : o.latency) {
     size_t eq = text.find('='), comma = text.find(',');
     if (eq != std::string::npos && comma != std::string::npos && comma > eq) {
@@ -228,11 +236,10 @@ int probe_environment(const ProbeOptions& o,
       resolved.push_back(std::move(*end));
       continue;
     }
-    function_latency = true;
     auto probe = resolve_one("--latency", text, binary, &names);
     if (!probe) return kExitUsage;
-    // A return can only be probed on an out-of-line copy (a uretprobe
-    // replaces the return address the call pushed).
+    // A return can only be seen on an out-of-line copy (patched exits, or a
+    // uretprobe replacing the return address the call pushed).
     size_t inlined = 0;
     std::vector<probes::ProbeSite> entries;
     for (const auto& s : probe->sites)
@@ -244,17 +251,57 @@ int probe_environment(const ProbeOptions& o,
       std::cerr << "andweorc: --latency " << probe->name << ": '"
                 << probe->target
                 << "' has only inlined copies, whose return cannot be "
-                   "probed; use --progress, or ANDWEORC_BEGIN/END\n";
+                   "probed; use a line pair (NAME=FILE:LINE,FILE:LINE), or "
+                   "ANDWEORC_BEGIN/END\n";
       return kExitUsage;
     }
+    const std::string inlined_note =
+        inlined ? "; " + std::to_string(inlined) +
+                      " inlined copy(ies) NOT counted (no return to probe)"
+                : "";
+#if defined(__x86_64__)
+    // In process: the entry and every `ret` of each out-of-line copy hooked
+    // as --trace does (~ns a call, no root); the kernel's uretprobes only
+    // when a copy cannot be (a tail call, a jump table, a tiny exit).
+    if (wanted == "auto" || wanted == "patch") {
+      std::string why;
+      auto calls = probes::plan_calls(*probe, "--latency " + probe->name, &why);
+      if (calls && calls->copies == entries.size()) {
+        calls->entries.kind = probes::kKindLatencyEntry;
+        calls->exits.kind = probes::kKindLatencyExit;
+        hooked_lines +=
+            probes::encode_probes({calls->entries, calls->exits}, true);
+        hooked.push_back(
+            "latency point '" + probe->name + "' = " + probe->target +
+            ": entry and return of " + std::to_string(calls->copies) +
+            " copy(ies)" + in_object(*probe) + " (" +
+            std::to_string(calls->exits.sites.size()) +
+            " exit(s); outermost calls only, a recursive call is part of "
+            "its caller's)" +
+            inlined_note + ", patched in process");
+        continue;
+      }
+      if (calls)
+        for (const auto& w : calls->skipped)
+          if (w.find("inlined copy") == std::string::npos)
+            why += (why.empty() ? "" : "; ") + w;
+      if (wanted == "patch") {
+        std::cerr << "andweorc: " << why
+                  << " (--probe-mechanism patch: no uretprobe fallback)\n";
+        return kExitUsage;
+      }
+      if (!quiet)
+        std::cerr << "andweorc: --latency " << probe->name
+                  << ": not every copy can be patched at its entry and "
+                     "exits ("
+                  << why << "): counted by uprobes (root)\n";
+    }
+#endif
+    function_latency = true;
     sites.insert(sites.end(), entries.begin(), entries.end());
-    lines.push_back(
-        "latency point '" + probe->name + "' = " + probe->target +
-        ": entry and return of " + std::to_string(entries.size()) +
-        " copy(ies)" + in_object(*probe) +
-        (inlined ? "; " + std::to_string(inlined) +
-                       " inlined copy(ies) NOT counted (no return to probe)"
-                 : ""));
+    lines.push_back("latency point '" + probe->name + "' = " + probe->target +
+                    ": entry and return of " + std::to_string(entries.size()) +
+                    " copy(ies)" + in_object(*probe) + inlined_note);
     probe->sites = entries;
     probe->patchable = false;  // the return is a uretprobe: both on uprobes
     probe->kind = 2;           // ANDWEORC_KIND_BEGIN at the entry
@@ -263,7 +310,6 @@ int probe_environment(const ProbeOptions& o,
     resolved.push_back(std::move(*probe));
   }
   std::string error;
-  std::string wanted = o.mechanism;
   if (function_latency) {
     // Hardware breakpoints cannot see a return: latency needs uprobes.
     if (wanted == "breakpoint") {
@@ -337,11 +383,16 @@ int probe_environment(const ProbeOptions& o,
                                                     : s.patch_refused)
                         << "), counted by " << fallback << "\n";
   }
-  env->push_back("ANDWEORC_PROBES=" +
-                 probes::encode_probes(resolved, patched > 0) + trace_lines);
-  // The runtime patches (the traced functions too) only in a patch mode.
-  if (!trace_lines.empty() && mechanism.rfind("patch", 0) != 0)
-    mechanism = "patch," + mechanism;
+  if (!quiet)
+    for (const auto& line : hooked) std::cerr << "andweorc: " << line << "\n";
+  env->push_back(
+      "ANDWEORC_PROBES=" + probes::encode_probes(resolved, patched > 0) +
+      hooked_lines + trace_lines);
+  // The runtime patches (the traced and hooked functions too) only in a
+  // patch mode.
+  if ((!trace_lines.empty() || !hooked_lines.empty()) &&
+      mechanism.rfind("patch", 0) != 0)
+    mechanism = mechanism.empty() ? "patch" : "patch," + mechanism;
   env->push_back("ANDWEORC_PROBE_MECHANISM=" + mechanism);
   return kExitOk;
 }

@@ -28,16 +28,24 @@ std::optional<TraceProbes> trace_probes(const std::string& binary,
     if (error->rfind("--progress ", 0) == 0) error->replace(0, 10, "--trace");
     return std::nullopt;
   }
+  auto out = plan_calls(*resolved, "--trace " + function, error);
+  if (out) out->entries.name = out->exits.name = function;
+  return out;
+}
+
+std::optional<TraceProbes> plan_calls(const ResolvedProbe& resolved,
+                                      const std::string& option,
+                                      std::string* error) {
   TraceProbes out;
-  out.entries.name = out.exits.name = function;
-  out.entries.target = out.exits.target = function;
+  out.entries.name = out.exits.name = resolved.name;
+  out.entries.target = out.exits.target = resolved.target;
   out.entries.kind = kKindTraceEntry;
   out.exits.kind = kKindTraceExit;
   out.entries.patchable = out.exits.patchable = false;  // planned here
-  out.entries.program = out.exits.program = resolved->program;
-  out.entries.object = out.exits.object = resolved->object;
+  out.entries.program = out.exits.program = resolved.program;
+  out.entries.object = out.exits.object = resolved.object;
   size_t inlined = 0;
-  for (const ProbeSite& s : resolved->sites) {
+  for (const ProbeSite& s : resolved.sites) {
     if (s.inlined) {
       ++inlined;
       continue;
@@ -83,7 +91,7 @@ std::optional<TraceProbes> trace_probes(const std::string& binary,
         "with -fno-inline)",
         inlined));
   if (out.copies == 0) {
-    *error = "--trace " + function + ": no copy can be traced: ";
+    *error = option + ": no copy can be timed from its entry to its return: ";
     for (size_t i = 0; i < out.skipped.size(); ++i)
       *error += (i ? "; " : "") + out.skipped[i];
     return std::nullopt;

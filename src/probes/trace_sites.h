@@ -22,6 +22,19 @@ struct TraceProbes {
   std::vector<std::string> skipped;  // copies not traced, with the reason
 };
 
+// ANDWEORC_PROBES kinds of `--latency NAME=FUNCTION` patched in process:
+// the same hooks, counting the outermost calls as the point's BEGINs/ENDs.
+constexpr int kKindLatencyEntry = 7;
+constexpr int kKindLatencyExit = 8;
+
+// Plans the entry and every exit of each out-of-line copy among
+// `resolved`'s sites (kinds kKindTraceEntry/Exit, named after `resolved`);
+// `option` ("--trace", "--latency NAME") starts the error. nullopt with a
+// one-line `error` when no copy can be hooked.
+std::optional<TraceProbes> plan_calls(const ResolvedProbe& resolved,
+                                      const std::string& option,
+                                      std::string* error);
+
 // Resolves FUNCTION (or LIB:FUNCTION) in `binary` or a library it loads
 // (resolve_probe's search) and plans every out-of-line copy; inlined
 // copies have no call to time and are listed in `skipped`. nullopt with a

@@ -55,9 +55,10 @@ bool probe_parse_line(const char* line, const char* end, ProbeEvent* e) {
   e->bias = 0;
   e->live_id = 0;
   e->removed = false;
+  e->hooked = -1;
   return (e->kind >= ANDWEORC_KIND_THROUGHPUT &&
           e->kind <= ANDWEORC_KIND_END) ||
-         e->kind == kKindTraceEntry || e->kind == kKindTraceExit;
+         (e->kind >= kKindTraceEntry && e->kind <= kKindLatencyExit);
 }
 
 namespace {

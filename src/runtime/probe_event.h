@@ -36,6 +36,11 @@ struct ProbeEvent {
   // gone, its count so far stays in the point's total).
   uint32_t live_id;
   bool removed;
+  // A --progress address that a hook also patches (the entry or an exit of
+  // a --trace or --latency NAME=FUNCTION function): one jump per address,
+  // so the hook's passes (trace_site_passes) are its count; the hooked
+  // site, or -1.
+  int hooked;
 };
 
 // The kind field's value for an END at an address (probes/probe_spec.h).
@@ -44,6 +49,11 @@ constexpr int kKindEndAtAddress = 4;
 // (the planned bytes end with its `ret`); recorded by trace_calls.h.
 constexpr int kKindTraceEntry = 5;
 constexpr int kKindTraceExit = 6;
+// --latency NAME=FUNCTION patched in process: the entry and exits of one
+// out-of-line copy, hooked like a trace (trace_calls.h); the outermost
+// calls' entries and returns are the BEGINs and ENDs of point NAME.
+constexpr int kKindLatencyEntry = 7;
+constexpr int kKindLatencyExit = 8;
 
 // Parses one "NAME\tKIND\tPATH\tOFFSET\tVADDR[\tPATCH]" line into e;
 // false if bad.

@@ -87,9 +87,10 @@ void patch_all() {
   for (int i = 0; i < g_event_count; ++i) {
     ProbeEvent& e = g_events[i];
     // Not a return (a uretprobe): no address to patch.
-    if (e.patch[0] == '\0' ||
-        (e.kind == ANDWEORC_KIND_END && !e.end_at_address))
-      continue;
+    if (e.kind == ANDWEORC_KIND_END && !e.end_at_address) continue;
+    // A hooked address (--trace, --latency FUNCTION): its hook counts.
+    e.hooked = trace_site_at(e.vaddr + e.bias);
+    if (e.hooked >= 0 || e.patch[0] == '\0') continue;
     if (!parse_patch_spec(e.patch, strlen(e.patch), &specs[n])) {
       ++g_patch_failed;
       if (g_patch_why == nullptr) g_patch_why = "a patch plan did not parse";
@@ -103,10 +104,19 @@ void patch_all() {
     requests[n].bias = e.bias;
     which[n++] = i;
   }
-  // --trace sites go last: a count never loses its patch to a trace hook.
+  // Hooked sites go last: a count never loses its patch to a hook (a count
+  // at a hooked address is that hook's passes instead, above).
   int traced = trace_patch_requests(requests + n, kMaxTraceSites);
   code_patch_install(requests, n + traced);
   if (trace_wanted()) trace_patch_done(requests + n, traced);
+  for (int i = 0; i < g_event_count; ++i) {
+    ProbeEvent& e = g_events[i];
+    if (e.hooked < 0) continue;
+    if (trace_site_patched(e.hooked))
+      ++g_patched;
+    else
+      e.hooked = -1;  // the hook's jump is not there: a perf event counts
+  }
   for (int k = 0; k < n; ++k) {
     if (requests[k].index >= 0) {
       g_events[which[k]].patch_index = requests[k].index;
@@ -121,7 +131,7 @@ void patch_all() {
   // each hit is one visit of each.
   for (int i = 0; i < g_event_count; ++i) {
     ProbeEvent& e = g_events[i];
-    if (e.patch_index >= 0 || e.patch[0] == '\0') continue;
+    if (e.patch_index >= 0 || e.hooked >= 0 || e.patch[0] == '\0') continue;
     for (int j = 0; j < g_event_count; ++j)
       if (j != i && g_events[j].vaddr + g_events[j].bias == e.vaddr + e.bias &&
           g_events[j].patch_index >= 0) {
@@ -141,7 +151,7 @@ int open_all(int* error, int* failed) {
   for (int i = 0; i < g_event_count; ++i) {
     ProbeEvent& e = g_events[i];
     e.breakpoint = g_breakpoints;
-    if (e.patch_index >= 0) continue;  // counted in process
+    if (e.patch_index >= 0 || e.hooked >= 0) continue;  // counted in process
     if (!g_fallback) {  // --probe-mechanism patch found no other way
       if (*error == 0) {
         *error = ENOTSUP;
@@ -231,8 +241,8 @@ void probes_start() {
           memcpy(first, e.path, sizeof first);
           g_not_loaded_path = first;
         }
-      } else if (e.kind == kKindTraceEntry || e.kind == kKindTraceExit) {
-        trace_add_site(e);  // --trace: hooks, not a point
+      } else if (e.kind >= kKindTraceEntry && e.kind <= kKindLatencyExit) {
+        trace_add_site(e);  // --trace, --latency FUNCTION: hooks
       } else {
         ++g_event_count;
       }
@@ -299,7 +309,7 @@ void probes_start() {
   int registered = 0;
   for (int i = 0; i < g_event_count; ++i) {
     ProbeEvent& e = g_events[i];
-    if (e.fd < 0 && e.patch_index < 0) continue;
+    if (e.fd < 0 && e.patch_index < 0 && e.hooked < 0) continue;
     int slot = andweorc_register_point(e.kind, e.name);
     if (slot <= 0) {
       andweorc_fd_release(&e.fd);
@@ -375,11 +385,15 @@ int probes_count() { return g_event_count; }
 ProbeEvent* probes_at(int i) { return &g_events[i]; }
 
 ANDWEORC_SIGNAL_SAFE uint64_t probe_hits(int slot) {
-  uint64_t total = 0;
+  uint64_t total = trace_point_hits(slot);  // --latency NAME=FUNCTION
   // Acquire: a live probe's event (probes_append) is read whole.
   const int count = __atomic_load_n(&g_event_count, __ATOMIC_ACQUIRE);
   for (int i = 0; i < count; ++i) {
     if (g_events[i].slot != slot) continue;
+    if (g_events[i].hooked >= 0) {
+      total += trace_site_passes(g_events[i].hooked);
+      continue;
+    }
     if (g_events[i].patch_index >= 0) {
       total += code_patch_count(g_events[i].patch_index);
       continue;
@@ -406,7 +420,7 @@ ANDWEORC_SIGNAL_SAFE void probes_write_final_note() {
   int uprobes = 0;
   for (int i = 0; i < g_event_count; ++i) {
     const ProbeEvent& e = g_events[i];
-    if (!e.breakpoint && e.slot > 0 && e.patch_index < 0 &&
+    if (!e.breakpoint && e.slot > 0 && e.patch_index < 0 && e.hooked < 0 &&
         __atomic_load_n(&e.fd, __ATOMIC_RELAXED) >= 0)
       ++uprobes;
   }

@@ -19,30 +19,46 @@
 #include <string.h>
 #include <time.h>
 
+#include "andweorc/andweorc.h"
 #include "runtime/raw_format.h"
 #include "runtime/raw_writer.h"
 #include "runtime/runtime.h"
 #include "runtime/trampoline.h"
 
+extern "C" int andweorc_register_point(int kind, const char* name);
+
 namespace andweorc::runtime {
 namespace {
 
+// One hooked address; its index is the hook's argument.
 struct Site {
   ProbeEvent line;
   PatchSpec spec;
   uint32_t function;
   bool parsed;
+  bool patched;     // its jump was written (trace_patch_done)
+  uint64_t passes;  // every run of its hook (relaxed atomic): a --progress
+                    // point at the same address counts these
 };
 Site g_sites[kMaxTraceSites];
 int g_site_count = 0;
 
+// A function hooked at its entry and exits: `--trace` records each call;
+// `--latency NAME=FUNCTION` counts the outermost calls' entries and returns
+// as the BEGINs and ENDs of progress point NAME (no clock read, no ring).
+enum class Mode : uint8_t { kTrace, kLatency };
 struct Function {
-  char name[kProbeTextMax];
-  bool enabled;  // read by the hooks (set before any jump is written)
+  char name[kProbeTextMax];  // the traced function, or the latency point
+  bool enabled;  // read by the hooks (release-stored after the setup)
+  Mode mode;
   const char* why;
+  // kLatency: the point's slots and counts (relaxed atomics; read by
+  // probe_hits from any thread or handler).
+  int begin_slot, end_slot;
+  uint64_t begins, ends;
 };
 Function g_functions[kMaxTracedFunctions];
-int g_function_count = 0;
+int g_function_count = 0;  // grows (release) when a live probe is added
 
 struct Slot {
   uint64_t seq;
@@ -58,6 +74,7 @@ struct Frame {
   uint64_t sp;
   uint64_t start;
   uint32_t function;
+  uint32_t counted;  // kLatency: this call's BEGIN was counted (outermost)
 };
 struct ThreadTrace {
   uint32_t tid;  // 0 until the thread's first traced call
@@ -117,13 +134,9 @@ ANDWEORC_SIGNAL_SAFE inline bool enter_hook(ThreadTrace& t, bool entry) {
 bool g_names_pending = false;
 
 // The kTraceNames records (caller holds io_lock).
+ANDWEORC_SIGNAL_SAFE void write_name(int id);
 ANDWEORC_SIGNAL_SAFE void write_names() {
-  for (int id = 0; id < g_function_count; ++id) {
-    const Function& f = g_functions[id];
-    raw::TraceName rec{uint32_t(id), f.enabled ? 1u : 0u,
-                       uint32_t(strlen(f.name)), 0};
-    raw_write(raw::kTraceNames, &rec, sizeof rec, f.name, rec.name_len);
-  }
+  for (int id = 0; id < g_function_count; ++id) write_name(id);
   g_names_pending = false;
 }
 
@@ -134,15 +147,70 @@ ANDWEORC_SIGNAL_SAFE inline void leave_hook(ThreadTrace& t) {
 
 }  // namespace
 
+namespace {
+
+bool is_entry(int kind) {
+  return kind == kKindTraceEntry || kind == kKindLatencyEntry;
+}
+
+// A frame that leaves the stack without its own exit (an exception or a
+// longjmp went through the call): a latency call is over, so it ends (the
+// point's in-flight count must not grow for ever); a traced call has no
+// duration and is dropped and counted.
+ANDWEORC_SIGNAL_SAFE inline void abandon(const Frame& f) {
+  Function& fn = g_functions[f.function];
+  if (fn.mode == Mode::kLatency) {
+    if (f.counted) count(&fn.ends);
+  } else {
+    count(&g_stats.no_return);
+  }
+}
+
+// kTraceNames for one traced function (caller holds io_lock); latency
+// functions are points, not traces: no record.
+ANDWEORC_SIGNAL_SAFE void write_name(int id) {
+  const Function& f = g_functions[id];
+  if (f.mode != Mode::kTrace) return;
+  raw::TraceName rec{uint32_t(id), f.enabled ? 1u : 0u,
+                     uint32_t(strlen(f.name)), 0};
+  raw_write(raw::kTraceNames, &rec, sizeof rec, f.name, rec.name_len);
+}
+
+// "trace: 'f' is not traced: ..." / "probes: latency point 'p' is not
+// counted: ..." (caller holds io_lock).
+void write_refusal(const Function& f) {
+  char text[kProbeTextMax + 200];
+  const bool trace = f.mode == Mode::kTrace;
+  size_t len = append_str(text, sizeof text, 0,
+                          trace ? "trace: '" : "probes: latency point '");
+  len = append_str(text, sizeof text, len, f.name);
+  len = append_str(text, sizeof text, len,
+                   trace ? "' is not traced" : "' is not counted");
+  len = append_str(text, sizeof text, len,
+                   ": its entry and every exit could not all be patched (");
+  len = append_str(text, sizeof text, len, f.why ? f.why : "unknown");
+  append_str(text, sizeof text, len, ")");
+  raw_write_note(text);
+}
+
+}  // namespace
+
 void trace_add_site(const ProbeEvent& e) {
   if (g_site_count == kMaxTraceSites) return;
+  const Mode mode = e.kind == kKindLatencyEntry || e.kind == kKindLatencyExit
+                        ? Mode::kLatency
+                        : Mode::kTrace;
   uint32_t id = 0;
-  while (int(id) < g_function_count && strcmp(g_functions[id].name, e.name))
+  while (int(id) < g_function_count &&
+         (g_functions[id].mode != mode || strcmp(g_functions[id].name, e.name)))
     ++id;
   if (int(id) == g_function_count) {
     if (g_function_count == kMaxTracedFunctions) return;
-    memcpy(g_functions[id].name, e.name, sizeof e.name);
-    g_functions[id].why = nullptr;
+    Function& f = g_functions[id];
+    memcpy(f.name, e.name, sizeof e.name);
+    f.mode = mode;
+    f.why = nullptr;
+    f.begin_slot = f.end_slot = 0;
     ++g_function_count;
   }
   Site& s = g_sites[g_site_count++];
@@ -161,12 +229,12 @@ int trace_patch_requests(PatchRequest* out, int cap) {
   for (int i = 0; i < g_site_count && n < cap; ++i) {
     Site& s = g_sites[i];
     if (!s.parsed) continue;
-    bool entry = s.line.kind == kKindTraceEntry;
+    bool entry = is_entry(s.line.kind);
     out[n] = PatchRequest{s.line.vaddr + s.line.bias, &s.spec, -1, nullptr};
     out[n].bias = s.line.bias;
     out[n].hook_fn = entry ? uint64_t(&andweorc_trace_enter)
                            : uint64_t(&andweorc_trace_exit);
-    out[n].hook_arg = s.function;
+    out[n].hook_arg = uint32_t(i);  // the site: hooks find its function
     out[n].hook_at = entry ? kHookAtEntry : kHookBeforeLast;
     ++n;
   }
@@ -186,79 +254,147 @@ void trace_patch_done(const PatchRequest* requests, int count) {
     if (!g_sites[i].parsed) continue;
     if (k < count) {
       patched[i] = requests[k].index >= 0;
+      g_sites[i].patched = patched[i];
       Function& f = g_functions[g_sites[i].function];
       if (!patched[i] && f.why == nullptr) f.why = requests[k].why;
     }
     ++k;
   }
   for (int id = 0; id < g_function_count; ++id) {
+    Function& f = g_functions[id];
     bool all = true;
     for (int i = 0; i < g_site_count; ++i)
       if (g_sites[i].function == uint32_t(id)) all = all && patched[i];
+    if (all && f.mode == Mode::kLatency) {
+      // The point's two halves; their counts are read by probe_hits.
+      f.begin_slot = andweorc_register_point(ANDWEORC_KIND_BEGIN, f.name);
+      f.end_slot = andweorc_register_point(ANDWEORC_KIND_END, f.name);
+      if (f.begin_slot <= 0 || f.end_slot <= 0) {
+        all = false;
+        f.why = "no room for another progress point";
+      }
+    }
     // The jumps are already written: a patched entry with an exit left
     // unpatched would record calls that never end, so nothing is recorded.
-    __atomic_store_n(&g_functions[id].enabled, all, __ATOMIC_RELEASE);
+    __atomic_store_n(&f.enabled, all, __ATOMIC_RELEASE);
   }
   io_lock().lock();
-  write_names();
   for (int id = 0; id < g_function_count; ++id) {
+    write_name(id);
     const Function& f = g_functions[id];
     if (!f.enabled) {
-      char text[kProbeTextMax + 200];
-      size_t len = append_str(text, sizeof text, 0, "trace: '");
+      write_refusal(f);
+    } else if (f.mode == Mode::kLatency) {
+      int sites = 0;
+      for (int i = 0; i < g_site_count; ++i)
+        sites += g_sites[i].function == uint32_t(id);
+      char text[kProbeTextMax + 200], num[24];
+      size_t len = append_str(text, sizeof text, 0, "probes: latency point '");
       len = append_str(text, sizeof text, len, f.name);
-      len = append_str(text, sizeof text, len,
-                       "' is not traced: its entry and every exit could not "
-                       "all be patched (");
-      len = append_str(text, sizeof text, len, f.why ? f.why : "unknown");
-      append_str(text, sizeof text, len, ")");
+      len = append_str(text, sizeof text, len, "': ");
+      num[format_u64(uint64_t(sites), num, sizeof num)] = 0;
+      len = append_str(text, sizeof text, len, num);
+      append_str(text, sizeof text, len,
+                 " entry and exit address(es) patched in process (a hook "
+                 "per call and per return; outermost calls only)");
       raw_write_note(text);
     }
   }
   io_lock().unlock();
 }
 
-extern "C" ANDWEORC_SIGNAL_SAFE void andweorc_trace_enter(uint64_t id,
+extern "C" ANDWEORC_SIGNAL_SAFE void andweorc_trace_enter(uint64_t site,
                                                           uint64_t sp) {
-  if (id >= uint64_t(kMaxTracedFunctions) ||
-      !__atomic_load_n(&g_functions[id].enabled, __ATOMIC_ACQUIRE))
-    return;
+  if (site >= uint64_t(kMaxTraceSites)) return;
+  // Every pass, even of a function that is off: a --progress point at
+  // this address counts its visits here.
+  count(&g_sites[site].passes);
+  const uint32_t id = g_sites[site].function;
+  if (!__atomic_load_n(&g_functions[id].enabled, __ATOMIC_ACQUIRE)) return;
   ThreadTrace& t = t_trace;
   if (!enter_hook(t, true)) return;
-  uint64_t now = monotonic_ns();
+  Function& fn = g_functions[id];
   // Calls whose return-address slot is at or below this one are gone.
-  while (t.depth > 0 && t.frames[t.depth - 1].sp <= sp) {
-    --t.depth;
-    count(&g_stats.no_return);
+  while (t.depth > 0 && t.frames[t.depth - 1].sp <= sp)
+    abandon(t.frames[--t.depth]);
+  if (t.depth == kTraceDepth) {
+    // Not pushed: a latency call then counts neither its BEGIN nor END.
+    if (fn.mode == Mode::kTrace) count(&g_stats.too_deep);
+  } else {
+    Frame f{sp, 0, id, 0};
+    if (fn.mode == Mode::kLatency) {
+      // Recursion: only the outermost call of the function is a request.
+      bool nested = false;
+      for (uint32_t i = 0; i < t.depth && !nested; ++i)
+        nested = t.frames[i].function == id;
+      if (!nested) {
+        f.counted = 1;
+        count(&fn.begins);
+      }
+    } else {
+      f.start = monotonic_ns();
+    }
+    t.frames[t.depth++] = f;
   }
-  if (t.depth == kTraceDepth)
-    count(&g_stats.too_deep);
-  else
-    t.frames[t.depth++] = Frame{sp, now, uint32_t(id)};
   leave_hook(t);
 }
 
-extern "C" ANDWEORC_SIGNAL_SAFE void andweorc_trace_exit(uint64_t id,
+extern "C" ANDWEORC_SIGNAL_SAFE void andweorc_trace_exit(uint64_t site,
                                                          uint64_t sp) {
-  if (id >= uint64_t(kMaxTracedFunctions) ||
-      !__atomic_load_n(&g_functions[id].enabled, __ATOMIC_ACQUIRE))
-    return;
+  if (site >= uint64_t(kMaxTraceSites)) return;
+  count(&g_sites[site].passes);  // as at the entry
+  const uint32_t id = g_sites[site].function;
+  if (!__atomic_load_n(&g_functions[id].enabled, __ATOMIC_ACQUIRE)) return;
   ThreadTrace& t = t_trace;
   if (!enter_hook(t, false)) return;
-  uint64_t now = monotonic_ns();
+  Function& fn = g_functions[id];
+  const uint64_t now = fn.mode == Mode::kTrace ? monotonic_ns() : 0;
   // Inner calls an exception or longjmp left without their return.
-  while (t.depth > 0 && t.frames[t.depth - 1].sp < sp) {
-    --t.depth;
-    count(&g_stats.no_return);
-  }
-  // No match: its entry was dropped (too deep, reentered): nothing to end.
+  while (t.depth > 0 && t.frames[t.depth - 1].sp < sp)
+    abandon(t.frames[--t.depth]);
+  // No match: its entry was dropped (too deep, reentered) or came before
+  // the probe (a live one): nothing to end.
   if (t.depth > 0 && t.frames[t.depth - 1].sp == sp &&
-      t.frames[t.depth - 1].function == uint32_t(id)) {
-    --t.depth;
-    publish(raw::TraceCall{t.tid, uint32_t(id), t.frames[t.depth].start, now,
-                           t.depth, 0});
+      t.frames[t.depth - 1].function == id) {
+    const Frame& f = t.frames[--t.depth];
+    if (fn.mode == Mode::kLatency) {
+      if (f.counted) count(&fn.ends);
+    } else {
+      publish(raw::TraceCall{t.tid, id, f.start, now, t.depth, 0});
+    }
   }
   leave_hook(t);
+}
+
+int trace_site_at(uint64_t site) {
+  for (int i = 0; i < g_site_count; ++i)
+    if (g_sites[i].parsed &&
+        g_sites[i].line.vaddr + g_sites[i].line.bias == site)
+      return i;
+  return -1;
+}
+
+bool trace_site_patched(int site) {
+  return site >= 0 && site < g_site_count && g_sites[site].patched;
+}
+
+ANDWEORC_SIGNAL_SAFE uint64_t trace_site_passes(int site) {
+  if (site < 0 || site >= kMaxTraceSites) return 0;
+  return __atomic_load_n(&g_sites[site].passes, __ATOMIC_RELAXED);
+}
+
+ANDWEORC_SIGNAL_SAFE uint64_t trace_point_hits(int slot) {
+  uint64_t total = 0;
+  if (slot <= 0) return 0;  // a function not registered has slots 0
+  const int n = __atomic_load_n(&g_function_count, __ATOMIC_ACQUIRE);
+  for (int id = 0; id < n; ++id) {
+    const Function& f = g_functions[id];
+    if (f.mode != Mode::kLatency) continue;
+    if (f.begin_slot == slot)
+      total += __atomic_load_n(&f.begins, __ATOMIC_RELAXED);
+    if (f.end_slot == slot) total += __atomic_load_n(&f.ends, __ATOMIC_RELAXED);
+  }
+  return total;
 }
 
 ANDWEORC_SIGNAL_SAFE void trace_drain() {
@@ -297,6 +433,12 @@ void trace_after_fork_child() {
   g_stats = raw::TraceStats{};
   t_trace.tid = 0;  // this thread's tid is the child's now
   g_names_pending = true;
+  // The child's points count from zero: the calls this thread is inside
+  // began before, so their returns end nothing here.
+  for (int id = 0; id < g_function_count; ++id)
+    g_functions[id].begins = g_functions[id].ends = 0;
+  for (int i = 0; i < g_site_count; ++i) g_sites[i].passes = 0;
+  for (uint32_t i = 0; i < t_trace.depth; ++i) t_trace.frames[i].counted = 0;
 }
 
 }  // namespace andweorc::runtime

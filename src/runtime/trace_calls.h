@@ -17,7 +17,8 @@ constexpr int kMaxTracedFunctions = 16;
 constexpr int kMaxTraceSites = 48;  // entries and exits together
 constexpr int kTraceDepth = 32;     // nested traced calls per thread
 
-// A kKindTraceEntry/Exit line of ANDWEORC_PROBES (start-up only).
+// A kKindTraceEntry/Exit (--trace) or kKindLatencyEntry/Exit (--latency
+// NAME=FUNCTION) line of ANDWEORC_PROBES (start-up only).
 void trace_add_site(const ProbeEvent& e);
 bool trace_wanted();
 
@@ -27,22 +28,37 @@ bool trace_wanted();
 // before trace_add_site).
 int trace_patch_requests(PatchRequest* out, int cap);
 
-// After code_patch_install: a function is traced only if its entry and
-// every exit were patched (an exit left unpatched would leave its calls
-// without a return). Writes the kTraceNames record and a note per function
-// that is not traced. Takes io_lock.
+// After code_patch_install: a function is traced (or counted) only if its
+// entry and every exit were patched (an exit left unpatched would leave its
+// calls without a return); a latency function's point is registered then.
+// Writes the kTraceNames record and a note per function that is not
+// traced or counted. Takes io_lock.
 void trace_patch_done(const PatchRequest* requests, int count);
 
-// The hooks (called by the trampolines with every register saved): `sp`
-// points at the call's return address, the same value at its entry and at
-// its return, which pairs them (recursion included). Async-signal-safe, no
-// lock, bounded work, never blocks: a call is dropped and counted when the
+// The hooks (called by the trampolines with every register saved): `site`
+// is the hooked address's index (its function's entry or one of its
+// exits), `sp` points at the call's return address, the same value at its entry
+// and at its return, which pairs them (recursion included). Async-signal-safe,
+// no lock, bounded work, never blocks: a call is dropped and counted when the
 // ring is full, the thread is nested deeper than kTraceDepth, or a signal
 // handler interrupted the hook of the same thread.
-extern "C" ANDWEORC_SIGNAL_SAFE void andweorc_trace_enter(uint64_t id,
+extern "C" ANDWEORC_SIGNAL_SAFE void andweorc_trace_enter(uint64_t site,
                                                           uint64_t sp);
-extern "C" ANDWEORC_SIGNAL_SAFE void andweorc_trace_exit(uint64_t id,
+extern "C" ANDWEORC_SIGNAL_SAFE void andweorc_trace_exit(uint64_t site,
                                                          uint64_t sp);
+
+// A --progress point at a hooked address (a function's entry or an exit)
+// shares the hook (one jump per address): the hooked site at run-time
+// address `site`, or -1 (start-up, after trace_add_site); whether its jump
+// was written (after trace_patch_done); and the runs of its hook (any
+// thread or handler).
+int trace_site_at(uint64_t site);
+bool trace_site_patched(int site);
+ANDWEORC_SIGNAL_SAFE uint64_t trace_site_passes(int site);
+
+// BEGINs or ENDs counted for point `slot` by `--latency NAME=FUNCTION`
+// hooks (0 for any other point): loads only, async-signal-safe.
+ANDWEORC_SIGNAL_SAFE uint64_t trace_point_hits(int slot);
 
 // Moves the finished calls from the ring to the raw file (caller holds
 // io_lock: the collector every 20 ms, and the end).

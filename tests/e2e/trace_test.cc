@@ -124,6 +124,78 @@ TEST_F(Trace, ExceptionsThroughATracedCallAreDroppedAndCounted) {
                           "return";
 }
 
+// --latency NAME=FUNCTION is hooked like --trace: the outermost calls'
+// entries and returns are the point's BEGINs and ENDs.
+struct Latency {
+  uint64_t begins = 0, ends = 0;
+  bool patched = false;  // the profile says the hooks counted it
+};
+
+Latency latency_run(const std::string& dir, const std::string& function,
+                    const std::vector<std::string>& args, RunResult* out) {
+  std::string path = dir + "/lat.json";
+  std::vector<std::string> argv = {
+      ANDWEORC_BIN, "run",
+      "-q",         "--no-experiments",
+      "--latency",  "lat=" + function,
+      "-o",         path,
+      "--",         std::string(PROGRAMS_DIR) + "/traced"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  *out = run_command(argv);
+  Latency l;
+  auto r = profile::read_profile(path);
+  EXPECT_TRUE(r.ok()) << r.error << "\n" << out->err;
+  if (!r.ok()) return l;
+  for (const auto& point : r.profile->points)
+    if (point.name == "lat") {
+      l.begins = point.begins;
+      l.ends = point.ends;
+    }
+  for (const auto& w : r.profile->warnings)
+    l.patched =
+        l.patched || (w.find("latency point 'lat'") != std::string::npos &&
+                      w.find("patched in process") != std::string::npos);
+  return l;
+}
+
+TEST_F(Trace, LatencyOfAFunctionCountsEachCallsEntryAndReturn) {
+  RunResult r;
+  Latency l = latency_run(dir_, "traced_work", {"count", "1000"}, &r);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(l.begins, 1000u);
+  EXPECT_EQ(l.ends, 1000u);
+  EXPECT_TRUE(l.patched) << "the profile does not say how it was counted";
+}
+
+TEST_F(Trace, LatencyOfARecursiveFunctionCountsOutermostCalls) {
+  RunResult r;
+  Latency l = latency_run(dir_, "descend", {"recurse"}, &r);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(l.begins, 50u);  // 50 requests, each 4 nested calls deep
+  EXPECT_EQ(l.ends, 50u);
+}
+
+TEST_F(Trace, LatencyEndsCallsLeftByAnException) {
+  RunResult r;
+  Latency l = latency_run(dir_, "may_throw", {"throw"}, &r);
+  // Unwinding goes through the call (a uretprobe's swapped return
+  // address made the same program abort: std::terminate).
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("caught 50"), std::string::npos) << r.out;
+  // Every call ends: 51 at their ret, the 50 thrown through at the next
+  // hooked entry, so the point's in-flight count does not grow.
+  EXPECT_EQ(l.begins, 101u);
+  EXPECT_EQ(l.ends, 101u);
+}
+
+TEST_F(Trace, LatencyCountsAForkedChildsCallsToo) {
+  RunResult r;
+  Latency l = latency_run(dir_, "traced_work", {"fork"}, &r);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(l.begins, 300u);  // 100 in the parent, 200 in the child
+  EXPECT_EQ(l.ends, 300u);
+}
+
 TEST_F(Trace, SlowCallsShowTheirReasonFirstAndFastCallsNever) {
   RunResult r;
   profile::Profile p = traced_run("handle", {"slow"}, &r, "200us");
