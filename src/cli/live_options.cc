@@ -145,10 +145,10 @@ std::unique_ptr<live::LiveSession> start_live(
                             : command.empty() ? std::string()
                                               : find_executable(command[0]);
     if (!lo.control_path.empty() && !exe.empty())
-      lo.resolve_probe = [exe](const std::string&, const std::string& name,
+      lo.resolve_probe = [exe](const std::string& kind, const std::string& name,
                                const std::string& target, std::string* lines,
                                size_t* sites, std::string* error) {
-        return live_probe_lines(exe, name, target, lines, sites, error);
+        return live_probe_lines(exe, kind, name, target, lines, sites, error);
       };
   }
   auto session = live::LiveSession::start(lo, error);

@@ -34,17 +34,22 @@ std::string find_executable(const std::string& name) {
   return name;
 }
 
-bool live_probe_lines(const std::string& binary, const std::string& name,
-                      const std::string& target, std::string* lines,
-                      size_t* sites, std::string* error) {
+namespace {
+
+// Resolves NAME=TARGET and plans every address for patching; false with
+// `error` when it cannot be resolved or an address cannot be patched.
+std::optional<probes::ResolvedProbe> live_patched(const std::string& binary,
+                                                  const std::string& name,
+                                                  const std::string& target,
+                                                  std::string* error) {
   auto spec = probes::parse_probe_spec(name + "=" + target, error);
-  if (!spec) return false;
+  if (!spec) return std::nullopt;
   if (spec->name != name) {  // "a=b" as the name
     *error = "probe: the name '" + name + "' may not hold '='";
-    return false;
+    return std::nullopt;
   }
   auto probe = probes::resolve_probe(binary, *spec, error);
-  if (!probe) return false;
+  if (!probe) return std::nullopt;
 #if defined(__x86_64__)
   if (!probe->sites.empty())
     probes::plan_patches(probe->sites.front().path, &probe->sites);
@@ -58,8 +63,93 @@ bool live_probe_lines(const std::string& binary, const std::string& name,
     *error = "probe '" + name + "': cannot patch safely: " + refused +
              " (a probe from the page is only patched in process; "
              "--progress at the start can count it with a perf event)";
+    return std::nullopt;
+  }
+  return probe;
+}
+
+// The entry and exits of every out-of-line copy of FUNCTION, hooked.
+bool live_hooks(const std::string& binary, const std::string& kind,
+                const std::string& name, const std::string& target,
+                std::string* lines, size_t* sites, std::string* error) {
+  std::optional<probes::TraceProbes> calls;
+  if (kind == "trace") {
+    calls = probes::trace_probes(binary, target, error);
+  } else {
+    auto spec = probes::parse_probe_spec(name + "=" + target, error);
+    if (!spec) return false;
+    auto probe = probes::resolve_probe(binary, *spec, error);
+    if (!probe) {
+      if (error->rfind("--progress ", 0) == 0) error->replace(0, 10, "latency");
+      return false;
+    }
+    calls = probes::plan_calls(*probe, "latency " + name, error);
+    if (calls) {
+      size_t out_of_line = 0;
+      for (const auto& s : probe->sites) out_of_line += !s.inlined;
+      if (calls->copies < out_of_line) {
+        *error = "latency " + name + ": cannot patch safely: ";
+        for (size_t i = 0; i < calls->skipped.size(); ++i)
+          *error += (i ? "; " : "") + calls->skipped[i];
+        *error += " (a probe from the page is only patched in process)";
+        return false;
+      }
+      calls->entries.kind = probes::kKindLatencyEntry;
+      calls->exits.kind = probes::kKindLatencyExit;
+    }
+  }
+  if (!calls) return false;
+  *lines = probes::encode_probes({calls->entries, calls->exits}, true);
+  *sites = calls->entries.sites.size() + calls->exits.sites.size();
+  return true;
+}
+
+}  // namespace
+
+bool live_probe_lines(const std::string& binary, const std::string& kind,
+                      const std::string& name, const std::string& target,
+                      std::string* lines, size_t* sites, std::string* error) {
+  if (kind == "trace") {
+    if (target.find_first_of("\t\n") != std::string::npos || target.empty()) {
+      *error = "trace: give a function name, got '" + target + "'";
+      return false;
+    }
+    return live_hooks(binary, kind, name, target, lines, sites, error);
+  }
+  if (kind == "latency") {
+    size_t comma = target.find(',');
+    if (comma == std::string::npos)
+      return live_hooks(binary, kind, name, target, lines, sites, error);
+    // FILE:LINE,FILE:LINE: a count at each address of both lines.
+    for (const std::string& half :
+         {target.substr(0, comma), target.substr(comma + 1)}) {
+      auto spec = probes::parse_probe_spec(name + "=" + half, error);
+      if (!spec) return false;
+      if (!spec->is_line) {
+        *error = "latency " + name +
+                 ": both halves of a pair are FILE:LINE (FILE:LINE,"
+                 "FILE:LINE), got '" +
+                 half + "'";
+        return false;
+      }
+    }
+    auto begin = live_patched(binary, name, target.substr(0, comma), error);
+    if (!begin) return false;
+    auto end = live_patched(binary, name, target.substr(comma + 1), error);
+    if (!end) return false;
+    begin->kind = 2;  // ANDWEORC_KIND_BEGIN
+    end->kind = probes::kKindEndAtAddress;
+    *lines = probes::encode_probes({*begin, *end}, true);
+    *sites = begin->sites.size() + end->sites.size();
+    return true;
+  }
+  if (kind != "progress") {
+    *error =
+        "probe: kind '" + kind + "' is not one of progress, latency, trace";
     return false;
   }
+  auto probe = live_patched(binary, name, target, error);
+  if (!probe) return false;
   *lines = probes::encode_probes({*probe}, true);
   *sites = probe->sites.size();
   return true;

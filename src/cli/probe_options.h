@@ -34,17 +34,19 @@ int probe_environment(const ProbeOptions& o,
 // PATH).
 std::string find_executable(const std::string& name);
 
-// A progress point added from the live page (docs/live.md "Probes from the
-// page"): NAME=TARGET resolved in `binary` exactly as --progress resolves it
+// A probe added from the live page (docs/live.md "Probes from the page"),
+// `kind` "progress" (NAME=TARGET as --progress), "latency" (as --latency:
+// FUNCTION, or FILE:LINE,FILE:LINE) or "trace" (TARGET is the FUNCTION, as
+// --trace), resolved in `binary` exactly as the run's options resolve it
 // (the same errors; an ambiguous name lists the candidates), every address
 // planned for in-process patching (a live probe is always patched: no
 // kernel event is opened in a running program). On success the
 // ANDWEORC_PROBES lines with their plans and the number of addresses;
 // otherwise false and *error ("cannot patch safely: ..." for an address
 // the planner refuses), and nothing is to be sent.
-bool live_probe_lines(const std::string& binary, const std::string& name,
-                      const std::string& target, std::string* lines,
-                      size_t* sites, std::string* error);
+bool live_probe_lines(const std::string& binary, const std::string& kind,
+                      const std::string& name, const std::string& target,
+                      std::string* lines, size_t* sites, std::string* error);
 
 }  // namespace andweorc::cli
 

@@ -203,11 +203,9 @@ std::pair<int, std::string> LiveSession::probe_control(
   if (action == "unprobe") {
     sent = controls_->remove_probe(name);
   } else {
-    if (kind != "progress")
+    if (kind != "progress" && kind != "latency" && kind != "trace")
       return refuse("probe: kind '" + kind +
-                    "' is not available from the page (only \"progress\"; "
-                    "--latency and --trace are given when the run starts, "
-                    "docs/live.md)");
+                    "' is not one of \"progress\", \"latency\", \"trace\"");
     if (!o_.resolve_probe)
       return refuse("probe: probes are not available here");
     {
@@ -215,7 +213,8 @@ std::pair<int, std::string> LiveSession::probe_control(
       // probe's visits would be added to its count. A live probe's own
       // point may be added again after its removal: it counts on.
       std::lock_guard<std::mutex> lock(mu_);
-      if (model_.has_point(name) && !controls_->had_probe(name))
+      if (kind != "trace" && model_.has_point(name) &&
+          !controls_->had_probe(name))
         return refuse(
             "probe: the program already has a progress point "
             "named '" +

@@ -56,7 +56,8 @@ struct LiveOptions {
   // and *error (unset: no snapshot).
   std::function<bool(std::string* path, std::string* error)> snapshot;
   // ... and how a dynamic probe from the page is resolved, as the command
-  // line's option would be (kind "progress": --progress NAME=TARGET): the
+  // line's option would be (kind "progress": --progress NAME=TARGET,
+  // "latency": --latency NAME=TARGET, "trace": --trace TARGET): the
   // ANDWEORC_PROBES lines for the runtime and the number of addresses, or
   // false and *error (nothing is sent then). Unset: no probes.
   std::function<bool(const std::string& kind, const std::string& name,

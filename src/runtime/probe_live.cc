@@ -12,6 +12,7 @@
 #include "runtime/raw_writer.h"
 #include "runtime/runtime.h"
 #include "runtime/signal_safe.h"
+#include "runtime/trace_calls.h"
 
 extern "C" int andweorc_register_point(int kind, const char* name);
 
@@ -57,12 +58,65 @@ bool marker_is(const char* line, const char* end, const char* exe) {
   return strcmp(m.path, exe) == 0;
 }
 
+ProbeAck applied(int slot, uint32_t sites) {
+  ProbeAck a;
+  a.pid = int32_t(getpid());
+  a.slot = slot;
+  a.sites = sites;
+  a.time_ns = monotonic_ns();
+  return a;
+}
+
+// A progress point or a line-pair latency point: a counting jump per
+// address (an address that is both a begin and an end has one jump, which
+// counts for both).
+ProbeAck add_counted(int count) {
+  static int which[kMaxPatchSites];  // event -> its address's request
+  int requests = 0;
+  for (int i = 0; i < count; ++i) {
+    const uint64_t site = g_add[i].vaddr + g_add[i].bias;
+    which[i] = -1;
+    for (int k = 0; k < requests && which[i] < 0; ++k)
+      if (g_add_requests[k].site == site) which[i] = k;
+    if (which[i] >= 0) continue;
+    if (!parse_patch_spec(g_add[i].patch, strlen(g_add[i].patch),
+                          &g_add_specs[requests]))
+      return refused("probe: a patch plan did not parse");
+    g_add_requests[requests] =
+        PatchRequest{site, &g_add_specs[requests], -1, nullptr};
+    g_add_requests[requests].bias = g_add[i].bias;
+    which[i] = requests++;
+  }
+  if (!probes_have_room(count))
+    return refused("probe: more than 64 probe addresses in the process");
+  const char* why = nullptr;
+  if (!code_patch_install_live(g_add_requests, requests, &why))
+    return refused("cannot patch safely: ", why);
+  int slots[ANDWEORC_KIND_END + 1] = {};
+  for (int i = 0; i < count; ++i) {
+    int& slot = slots[g_add[i].kind];
+    if (slot == 0) slot = andweorc_register_point(g_add[i].kind, g_add[i].name);
+    if (slot <= 0) {
+      for (int k = 0; k < requests; ++k)
+        code_patch_remove(g_add_requests[k].index, nullptr);
+      return refused("probe: no room for another progress point");
+    }
+  }
+  for (int i = 0; i < count; ++i) {
+    g_add[i].patch_index = g_add_requests[which[i]].index;
+    g_add[i].slot = slots[g_add[i].kind];
+    probes_append(g_add[i]);
+  }
+  live_note("' added: ", g_add[0].name, uint32_t(requests));
+  return applied(slots[g_add[0].kind], uint32_t(requests));
+}
+
 ProbeAck add_probe(const ProbeCommand& c) {
   char exe[kProbeTextMax] = {};
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   exe[n > 0 ? n : 0] = '\0';
   int count = 0;
-  bool program_ok = false;
+  bool program_ok = false, hooked = false, counted = false;
   const char* text = c.lines;
   for (const char* line = text; *line != '\0';) {
     const char* end = strchr(line, '\n');
@@ -74,9 +128,17 @@ ProbeAck add_probe(const ProbeCommand& c) {
       if (count == kMaxPatchSites)
         return refused("probe: more than 64 addresses");
       ProbeEvent& e = g_add[count];
-      if (!probe_parse_line(line, end, &e) ||
-          e.kind != ANDWEORC_KIND_THROUGHPUT)
+      if (!probe_parse_line(line, end, &e))
         return refused("probe: the tool's command did not parse");
+      // Hooks (--trace, --latency FUNCTION: an entry and its exits) or
+      // counts at addresses; a return probe (a uretprobe) is not live.
+      const bool hook = e.kind >= kKindTraceEntry;
+      const bool at_address = e.kind == ANDWEORC_KIND_THROUGHPUT ||
+                              e.kind == ANDWEORC_KIND_BEGIN ||
+                              (e.kind == ANDWEORC_KIND_END && e.end_at_address);
+      if (!hook && !at_address)
+        return refused("probe: the tool's command did not parse");
+      (hook ? hooked : counted) = true;
       if (strcmp(e.path, exe) != 0 && !program_ok)
         return refused("probe: resolved for another executable than ", exe);
       if (!probe_object_bias(e.path, exe, &e.bias))
@@ -85,59 +147,52 @@ ProbeAck add_probe(const ProbeCommand& c) {
       if (e.patch[0] == '\0')
         return refused("cannot patch safely: the tool has no plan for ",
                        e.path);
-      if (!parse_patch_spec(e.patch, strlen(e.patch), &g_add_specs[count]))
-        return refused("probe: a patch plan did not parse");
       e.live_id = c.id;
-      // An address given twice (two inlined copies at one address) is one
-      // jump: counted once.
+      // The same address of the same kind twice (two inlined copies at one
+      // address) is one count.
       bool seen = false;
       for (int k = 0; k < count && !seen; ++k)
-        seen = g_add[k].vaddr + g_add[k].bias == e.vaddr + e.bias;
+        seen = g_add[k].vaddr + g_add[k].bias == e.vaddr + e.bias &&
+               g_add[k].kind == e.kind;
       if (!seen) ++count;
     }
     line = *end ? end + 1 : end;
   }
   if (count == 0) return refused("probe: no address to patch");
-  if (!probes_have_room(count))
-    return refused("probe: more than 64 probe addresses in the process");
-  for (int i = 0; i < count; ++i) {
-    g_add_requests[i] = PatchRequest{g_add[i].vaddr + g_add[i].bias,
-                                     &g_add_specs[i], -1, nullptr};
-    g_add_requests[i].bias = g_add[i].bias;
-  }
+  if (hooked && counted)
+    return refused("probe: the tool's command mixes hooks and counts");
+  if (!hooked) return add_counted(count);
+  int slot = 0;
   const char* why = nullptr;
-  if (!code_patch_install_live(g_add_requests, count, &why))
+  if (!trace_live_add(g_add, count, c.id, &slot, &why))
     return refused("cannot patch safely: ", why);
-  int slot = andweorc_register_point(g_add[0].kind, g_add[0].name);
-  if (slot <= 0) {
-    for (int i = 0; i < count; ++i)
-      code_patch_remove(g_add_requests[i].index, nullptr);
-    return refused("probe: no room for another progress point");
-  }
-  for (int i = 0; i < count; ++i) {
-    g_add[i].patch_index = g_add_requests[i].index;
-    g_add[i].slot = slot;
-    probes_append(g_add[i]);
-  }
   live_note("' added: ", g_add[0].name, uint32_t(count));
-  ProbeAck a;
-  a.pid = int32_t(getpid());
-  a.slot = slot;
-  a.sites = uint32_t(count);
-  a.time_ns = monotonic_ns();
-  return a;
+  return applied(slot, uint32_t(count));
 }
 
 ProbeAck remove_probe(const ProbeCommand& c) {
   uint32_t restored = 0, found = 0;
   const char* why = nullptr;
   const char* name = nullptr;
+  // A hooked function (--trace, --latency FUNCTION) from the page.
+  bool hook_found = false;
+  if (!trace_live_remove(c.id, &restored, &hook_found, &name, &why))
+    return refused("probe: could not be removed: ", why ? why : "unknown");
+  if (hook_found) {
+    live_note("' removed: ", name, restored);
+    return applied(0, restored);
+  }
   for (int i = 0; i < probes_count(); ++i) {
     ProbeEvent* e = probes_at(i);
     if (e->live_id != c.id || e->removed) continue;
     ++found;
     name = e->name;
-    if (code_patch_remove(e->patch_index, &why)) {
+    // A begin and an end at one address share its jump: taken out once.
+    bool shared = false;
+    for (int j = 0; j < i && !shared; ++j)
+      shared = probes_at(j)->live_id == c.id && probes_at(j)->removed &&
+               probes_at(j)->patch_index == e->patch_index;
+    if (shared || code_patch_remove(e->patch_index, &why)) {
       e->removed = true;
       ++restored;
     }

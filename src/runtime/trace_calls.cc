@@ -37,6 +37,7 @@ struct Site {
   uint32_t function;
   bool parsed;
   bool patched;     // its jump was written (trace_patch_done)
+  int patch_index;  // code_patch's index (live sites: for the removal)
   uint64_t passes;  // every run of its hook (relaxed atomic): a --progress
                     // point at the same address counts these
 };
@@ -56,6 +57,7 @@ struct Function {
   // probe_hits from any thread or handler).
   int begin_slot, end_slot;
   uint64_t begins, ends;
+  uint32_t live_id;  // added from the live page (0: at start-up)
 };
 Function g_functions[kMaxTracedFunctions];
 int g_function_count = 0;  // grows (release) when a live probe is added
@@ -66,8 +68,9 @@ struct Slot {
 };
 constexpr uint64_t kRing = uint64_t(1) << 15;  // 1.25 MB, ~1.6 M calls/s
 Slot g_ring[kRing];
-uint64_t g_head = 0;  // next slot to claim (producers)
-uint64_t g_tail = 0;  // next slot to drain (under io_lock)
+uint64_t g_head = 0;        // next slot to claim (producers)
+uint64_t g_tail = 0;        // next slot to drain (under io_lock)
+bool g_ring_ready = false;  // reset_ring ran (a ring of zeros refuses all)
 raw::TraceStats g_stats = {};
 
 struct Frame {
@@ -161,8 +164,8 @@ ANDWEORC_SIGNAL_SAFE inline void abandon(const Frame& f) {
   Function& fn = g_functions[f.function];
   if (fn.mode == Mode::kLatency) {
     if (f.counted) count(&fn.ends);
-  } else {
-    count(&g_stats.no_return);
+  } else if (__atomic_load_n(&fn.enabled, __ATOMIC_RELAXED)) {
+    count(&g_stats.no_return);  // (a removed live trace's calls: silent)
   }
 }
 
@@ -195,11 +198,14 @@ void write_refusal(const Function& f) {
 
 }  // namespace
 
+Mode mode_of(int kind) {
+  return kind == kKindLatencyEntry || kind == kKindLatencyExit ? Mode::kLatency
+                                                               : Mode::kTrace;
+}
+
 void trace_add_site(const ProbeEvent& e) {
   if (g_site_count == kMaxTraceSites) return;
-  const Mode mode = e.kind == kKindLatencyEntry || e.kind == kKindLatencyExit
-                        ? Mode::kLatency
-                        : Mode::kTrace;
+  const Mode mode = mode_of(e.kind);
   uint32_t id = 0;
   while (int(id) < g_function_count &&
          (g_functions[id].mode != mode || strcmp(g_functions[id].name, e.name)))
@@ -225,6 +231,7 @@ bool trace_wanted() { return g_site_count > 0; }
 
 int trace_patch_requests(PatchRequest* out, int cap) {
   reset_ring();
+  g_ring_ready = true;
   int n = 0;
   for (int i = 0; i < g_site_count && n < cap; ++i) {
     Site& s = g_sites[i];
@@ -255,6 +262,7 @@ void trace_patch_done(const PatchRequest* requests, int count) {
     if (k < count) {
       patched[i] = requests[k].index >= 0;
       g_sites[i].patched = patched[i];
+      g_sites[i].patch_index = requests[k].index;
       Function& f = g_functions[g_sites[i].function];
       if (!patched[i] && f.why == nullptr) f.why = requests[k].why;
     }
@@ -395,6 +403,114 @@ ANDWEORC_SIGNAL_SAFE uint64_t trace_point_hits(int slot) {
     if (f.end_slot == slot) total += __atomic_load_n(&f.ends, __ATOMIC_RELAXED);
   }
   return total;
+}
+
+bool trace_live_add(const ProbeEvent* lines, int n, uint32_t live_id,
+                    int* begin_slot, const char** why) {
+  *begin_slot = 0;
+  const int id = g_function_count;
+  if (id == kMaxTracedFunctions) {
+    *why = "more than 16 traced or latency functions in the process";
+    return false;
+  }
+  if (g_site_count + n > kMaxTraceSites) {
+    *why = "more than 48 hooked entries and exits in the process";
+    return false;
+  }
+  static PatchRequest requests[kMaxTraceSites];
+  const int first = g_site_count;
+  const Mode mode = mode_of(lines[0].kind);
+  for (int i = 0; i < n; ++i) {
+    Site& s = g_sites[first + i];
+    s.line = lines[i];
+    s.function = uint32_t(id);
+    s.patched = false;
+    s.patch_index = -1;
+    s.passes = 0;
+    s.parsed =
+        mode_of(lines[i].kind) == mode &&
+        parse_patch_spec(lines[i].patch, strlen(lines[i].patch), &s.spec);
+    if (!s.parsed) {
+      *why = "a patch plan did not parse";
+      return false;
+    }
+    const bool entry = is_entry(lines[i].kind);
+    requests[i] =
+        PatchRequest{lines[i].vaddr + lines[i].bias, &s.spec, -1, nullptr};
+    requests[i].bias = lines[i].bias;
+    requests[i].hook_fn = entry ? uint64_t(&andweorc_trace_enter)
+                                : uint64_t(&andweorc_trace_exit);
+    requests[i].hook_arg = uint32_t(first + i);
+    requests[i].hook_at = entry ? kHookAtEntry : kHookBeforeLast;
+  }
+  Function& f = g_functions[id];
+  memcpy(f.name, lines[0].name, sizeof f.name);
+  f.mode = mode;
+  f.why = nullptr;
+  f.enabled = false;
+  f.begins = f.ends = 0;
+  f.begin_slot = f.end_slot = 0;
+  f.live_id = live_id;
+  if (mode == Mode::kLatency) {
+    f.begin_slot = andweorc_register_point(ANDWEORC_KIND_BEGIN, f.name);
+    f.end_slot = andweorc_register_point(ANDWEORC_KIND_END, f.name);
+    if (f.begin_slot <= 0 || f.end_slot <= 0) {
+      *why = "no room for another progress point";
+      return false;
+    }
+  } else if (!g_ring_ready) {
+    reset_ring();  // no hook has published yet: nothing is lost
+    g_ring_ready = true;
+  }
+  // The sites and the function exist before any jump leads a thread to
+  // the hooks; the hooks do nothing until `enabled` (release, below).
+  __atomic_store_n(&g_site_count, first + n, __ATOMIC_RELEASE);
+  __atomic_store_n(&g_function_count, id + 1, __ATOMIC_RELEASE);
+  if (!code_patch_install_live(requests, n, why)) {
+    f.why = *why;  // stays off; its slot in the table is spent
+    return false;
+  }
+  for (int i = 0; i < n; ++i) {
+    g_sites[first + i].patched = true;
+    g_sites[first + i].patch_index = requests[i].index;
+  }
+  // A thread already inside the function meets an exit with no frame of
+  // it: nothing ends (a latency point's in-flight count stays right).
+  __atomic_store_n(&f.enabled, true, __ATOMIC_RELEASE);
+  if (mode == Mode::kTrace) {
+    io_lock().lock();
+    write_name(id);
+    io_lock().unlock();
+  }
+  *begin_slot = f.begin_slot;
+  return true;
+}
+
+bool trace_live_remove(uint32_t live_id, uint32_t* restored, bool* found,
+                       const char** name, const char** why) {
+  *restored = 0;
+  *found = false;
+  bool ok = true;
+  for (int id = 0; id < g_function_count; ++id) {
+    Function& f = g_functions[id];
+    if (f.live_id != live_id || !f.enabled) continue;
+    *found = true;
+    *name = f.name;
+    // Calls still open end where their thread meets a hook again (a
+    // latency call's end is counted then; a trace's call is dropped).
+    __atomic_store_n(&f.enabled, false, __ATOMIC_RELEASE);
+    for (int i = 0; i < g_site_count; ++i) {
+      Site& s = g_sites[i];
+      if (s.function != uint32_t(id) || !s.patched) continue;
+      if (code_patch_remove(s.patch_index, why)) {
+        s.patched = false;
+        ++*restored;
+      } else {
+        ok = false;
+      }
+    }
+  }
+  return ok;
 }
 
 ANDWEORC_SIGNAL_SAFE void trace_drain() {

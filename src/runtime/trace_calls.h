@@ -35,6 +35,18 @@ int trace_patch_requests(PatchRequest* out, int cap);
 // traced or counted. Takes io_lock.
 void trace_patch_done(const PatchRequest* requests, int count);
 
+// Live probes (probe_live.cc, the coordinator thread only). Adds one
+// function hooked at `lines` (its entry and exit lines, one mode: --trace
+// or --latency FUNCTION kinds, relocated by the caller), patched all or
+// none (code_patch_install_live); a latency function's point is
+// registered (`begin_slot`). false with `why` (static) when refused.
+bool trace_live_add(const ProbeEvent* lines, int n, uint32_t live_id,
+                    int* begin_slot, const char** why);
+// Takes out the hooks of live probe `live_id` (original bytes back); its
+// counts and recorded calls stay. `found`: it had a function in (`name`).
+bool trace_live_remove(uint32_t live_id, uint32_t* restored, bool* found,
+                       const char** name, const char** why);
+
 // The hooks (called by the trampolines with every register saved): `site`
 // is the hooked address's index (its function's entry or one of its
 // exits), `sp` points at the call's return address, the same value at its entry

@@ -169,6 +169,17 @@ await withBrowser({allow: u => origin !== null && u.startsWith(origin + '/')},
   await page.waitForSelector('#probe-list li[data-name="reads"]' +
                              '[data-state="removed"]', {timeout: 10000});
   check(true, 'the probe was removed from the page');
+  // A latency point on read_item's calls, chosen in the kind selector.
+  await page.selectOption('#probe-kind', 'latency');
+  await page.fill('#probe-name', 'readlat');
+  await page.fill('#probe-target', 'read_item');
+  await page.click('#probe-add');
+  await page.waitForSelector('#probe-list li[data-name="readlat"]' +
+                             '[data-state="in"]', {timeout: 10000});
+  await page.click('#probe-list li[data-name="readlat"] button');
+  await page.waitForSelector('#probe-list li[data-name="readlat"]' +
+                             '[data-state="removed"]', {timeout: 10000});
+  check(true, 'a latency probe was added and removed from the page');
 
   const times = await page.evaluate(() => window.andweorcControlTimes);
   console.log('click -> acknowledgement shown (ms): ' +
@@ -195,6 +206,14 @@ await withBrowser({allow: u => origin !== null && u.startsWith(origin + '/')},
         `the final state shows the profile's ${written.experiments.length} ` +
         `experiments (${shown})`);
   // One process: its experiments are in the order it ran them.
+  const readlat = (written.points || []).find(q => q.name === 'readlat');
+  // Calls in flight at the removal began and never end: at most one per
+  // thread of the program (4).
+  check(readlat && readlat.ends > 0 && readlat.begins >= readlat.ends &&
+            readlat.begins - readlat.ends <= 4,
+        'the profile keeps the page\'s latency probe\'s counts (' +
+            (readlat ? `${readlat.begins} begins, ${readlat.ends} ends` : 'none') +
+            ')');
   const readsPoint = (written.points || []).find(q => q.name === 'reads');
   check(readsPoint && readsPoint.visits > 0,
         `the profile keeps the page's probe's count (${

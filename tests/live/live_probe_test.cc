@@ -152,7 +152,7 @@ TEST_F(LiveProbe, CountsExactlyWhileInAndStopsAfterRemoval) {
       << none;
   EXPECT_EQ(post({{"action", "probe"}, {"target", "step"}}).first, 400);
   EXPECT_EQ(post({{"action", "probe"},
-                  {"kind", "latency"},
+                  {"kind", "bogus"},
                   {"name", "l"},
                   {"target", "step"}})
                 .first,
@@ -227,6 +227,72 @@ TEST_F(LiveProbe, CountsExactlyWhileInAndStopsAfterRemoval) {
   }
   EXPECT_EQ(applied, 2);
   EXPECT_EQ(runtime_refused, 1);
+}
+
+// A latency point on a function, a trace of it, then a latency line pair,
+// one after the other from the page: each counts or times exactly the
+// calls made while it is in.
+TEST_F(LiveProbe, LatencyAndTraceOfAFunctionFromThePage) {
+  ASSERT_NO_FATAL_FAILURE(start());
+  EXPECT_EQ(batch(300), "done ok 300\n");  // before: not counted
+  auto [s1, lat] = post({{"action", "probe"},
+                         {"kind", "latency"},
+                         {"name", "lat"},
+                         {"target", "step"}});
+  ASSERT_EQ(s1, 200) << lat;
+  json p = probe_state("lat", "adding");
+  ASSERT_EQ(p["state"], "in") << p;
+  EXPECT_GE(p["sites"].get<int>(), 2);  // the entry and at least one ret
+  EXPECT_EQ(batch(1000), "done ok 1000\n");
+  ASSERT_EQ(post({{"action", "unprobe"}, {"name", "lat"}}).first, 200);
+  ASSERT_EQ(probe_state("lat", "removing")["state"], "removed");
+  EXPECT_EQ(batch(100), "done ok 100\n");  // after: not counted
+
+  auto [s2, tr] = post({{"action", "probe"},
+                        {"kind", "trace"},
+                        {"name", "tr"},
+                        {"target", "step"}});
+  ASSERT_EQ(s2, 200) << tr;
+  p = probe_state("tr", "adding");
+  ASSERT_EQ(p["state"], "in") << p;
+  EXPECT_EQ(batch(400), "done ok 400\n");
+  ASSERT_EQ(post({{"action", "unprobe"}, {"name", "tr"}}).first, 200);
+  ASSERT_EQ(probe_state("tr", "removing")["state"], "removed");
+  EXPECT_EQ(batch(200), "done ok 200\n");
+
+  // A line pair: a count at each address of both lines.
+  const std::string file = "live_probe_target.cc:";
+  const int first = testing::line_of(LIVE_PROBE_SOURCE, "STEP_FIRST_LINE");
+  const int last = testing::line_of(LIVE_PROBE_SOURCE, "STEP_LAST_LINE");
+  ASSERT_GT(first, 0);
+  ASSERT_GT(last, first);
+  auto [s3, pair] = post({{"action", "probe"},
+                          {"kind", "latency"},
+                          {"name", "pair"},
+                          {"target", file + std::to_string(first) + "," + file +
+                                         std::to_string(last)}});
+  ASSERT_EQ(s3, 200) << pair;
+  ASSERT_EQ(probe_state("pair", "adding")["state"], "in");
+  EXPECT_EQ(batch(250), "done ok 250\n");
+  ASSERT_EQ(post({{"action", "unprobe"}, {"name", "pair"}}).first, 200);
+  ASSERT_EQ(probe_state("pair", "removing")["state"], "removed");
+  EXPECT_EQ(batch(50), "done ok 50\n");
+  ASSERT_EQ(finish(), 0) << testing::read_file(dir_ + "/err");
+
+  json prof = json::parse(testing::read_file(dir_ + "/profile.json"));
+  auto counts = [&prof](const std::string& name) {
+    std::pair<uint64_t, uint64_t> c{0, 0};
+    for (const auto& pt : prof["points"])
+      if (pt["name"] == name)
+        c = {pt["begins"].get<uint64_t>(), pt["ends"].get<uint64_t>()};
+    return c;
+  };
+  EXPECT_EQ(counts("lat"), std::make_pair(uint64_t(1000), uint64_t(1000)));
+  EXPECT_EQ(counts("pair"), std::make_pair(uint64_t(250), uint64_t(250)));
+  size_t calls = 0;
+  for (const auto& t : prof["traces"])
+    if (t["name"] == "step") calls += t["durations_ns"].size();
+  EXPECT_EQ(calls, 400u) << prof["traces"].dump().substr(0, 400);
 }
 
 // A program with no progress point of its own gets its first from the page:

@@ -55,13 +55,24 @@
   const ctlSnapshotNote = el('p', {id: 'control-snapshot', class: 'note',
                                    'data-path': ''});
   // Probes from the page (docs/live.md "Probes from the page"): a progress
-  // point on a function or FILE:LINE, patched into the running program.
+  // point on a function or FILE:LINE, a latency point (a function's calls,
+  // or FILE:LINE,FILE:LINE) or a trace of a function's calls, patched into
+  // the running program.
+  const prbKind = el('select', {id: 'probe-kind'},
+                     el('option', {value: 'progress'}, 'progress point'),
+                     el('option', {value: 'latency'}, 'latency point'),
+                     el('option', {value: 'trace'}, 'trace calls'));
   const prbName = el('input', {id: 'probe-name', type: 'text', size: '12',
                                placeholder: 'point name'});
   const prbTarget = el('input', {id: 'probe-target', type: 'text',
                                  size: '28',
                                  placeholder: 'function or FILE:LINE'});
-  const prbAdd = button('probe-add', 'Add progress point');
+  const prbAdd = button('probe-add', 'Add probe');
+  prbKind.addEventListener('change', () => {
+    prbTarget.placeholder = {progress: 'function or FILE:LINE',
+                             latency: 'function or FILE:LINE,FILE:LINE',
+                             trace: 'function'}[prbKind.value];
+  });
   const prbList = el('ul', {id: 'probe-list'});
   root.append(
       status, summary,
@@ -69,7 +80,8 @@
          el('div', null, ctlPause, ' ', ctlResume, ' ', ctlTarget, ' ',
             ctlPin, ' ', ctlUnpin, ' ', ctlSnapshot),
          ctlState, ctlMessage, ctlSnapshotNote,
-         el('div', null, prbName, ' = ', prbTarget, ' ', prbAdd), prbList),
+         el('div', null, prbKind, ' ', prbName, ' = ', prbTarget, ' ', prbAdd),
+         prbList),
       el('section', null, el('h2', null, 'Convergence'), convText, convPlot),
       el('section', null, el('h2', null, 'Progress-point rates'), ratesPlot),
       el('section', null, el('h2', null, 'Causal ranking'), ranking),
@@ -289,7 +301,8 @@
   function drawProbes(c) {
     const rows = [];
     for (const p of c.probes || []) {
-      const text = p.name + ' = ' + p.target + ': ' +
+      const text = (p.kind && p.kind !== 'progress' ? p.kind + ' ' : '') +
+          p.name + ' = ' + p.target + ': ' +
           ({adding: 'adding…', in: 'in (' + p.sites + ' address' +
                 (p.sites === 1 ? '' : 'es') + ', process ' + p.pid + ')',
             refused: 'refused: ' + p.error, removing: 'removing…',
@@ -348,13 +361,13 @@
       ctlMessage.dataset.error = ctlMessage.textContent;
     }
   }
-  async function sendProbe(action, name, target) {
+  async function sendProbe(action, name, target, kind) {
     try {
       const r = await fetch('control?token=' + encodeURIComponent(token), {
         method: 'POST', cache: 'no-store',
         headers: {'Content-Type': 'application/json'},
-        body: JSON.stringify({action: action, kind: 'progress', name: name,
-                              target: target || ''})});
+        body: JSON.stringify({action: action, kind: kind || 'progress',
+                              name: name, target: target || ''})});
       const j = await r.json();
       ctlMessage.textContent = j.ok ? 'Sent; waiting for the program…'
                                     : (j.error || ('HTTP ' + r.status));
@@ -367,7 +380,7 @@
     }
   }
   prbAdd.addEventListener('click', () => sendProbe(
-      'probe', prbName.value.trim(), prbTarget.value.trim()));
+      'probe', prbName.value.trim(), prbTarget.value.trim(), prbKind.value));
   ctlPause.addEventListener('click', () => send('pause'));
   ctlResume.addEventListener('click', () => send('resume'));
   ctlPin.addEventListener('click', () => send('pin', ctlTarget.value.trim()));

@@ -13,9 +13,9 @@
 volatile uint64_t g_step_salt = 5;
 
 __attribute__((noinline)) uint64_t step(uint64_t x) {
-  uint64_t h = x ^ g_step_salt;
+  uint64_t h = x ^ g_step_salt;  // STEP_FIRST_LINE
   for (int i = 0; i < 4; ++i) h = h * 0x9E3779B97F4A7C15ull + uint64_t(i);
-  return h;
+  return h;  // STEP_LAST_LINE
 }
 
 uint64_t step_expected(uint64_t x) {
