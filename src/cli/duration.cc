@@ -27,4 +27,33 @@ std::optional<uint64_t> parse_duration_ns(std::string_view text) {
   return uint64_t(ns + 0.5);
 }
 
+bool period_multiple(const std::string& text, uint64_t base_ns,
+                     uint32_t* multiple, std::string* error) {
+  constexpr uint64_t kMax = 64;
+  auto ms = [](uint64_t ns) {
+    std::string t = std::to_string(double(ns) / 1e6);
+    t.erase(t.find_last_not_of('0') + 1);
+    if (!t.empty() && t.back() == '.') t.pop_back();
+    return t + "ms";
+  };
+  const std::string allowed = "the run's sample period (" + ms(base_ns) +
+                              ") times 1 to " + std::to_string(kMax) + ": " +
+                              ms(base_ns) + ", " + ms(2 * base_ns) + ", " +
+                              ms(4 * base_ns) + " ... " + ms(kMax * base_ns);
+  auto ns = parse_duration_ns(text);
+  if (!ns || base_ns == 0) {
+    *error = "period: '" + text + "' is not a duration (e.g. " +
+             ms(4 * base_ns) + "); it can be " + allowed;
+    return false;
+  }
+  if (*ns % base_ns != 0 || *ns / base_ns < 1 || *ns / base_ns > kMax) {
+    *error = "period: " + text + " is not " + allowed +
+             " (every sample then stands for a whole number of the run's "
+             "periods)";
+    return false;
+  }
+  *multiple = uint32_t(*ns / base_ns);
+  return true;
+}
+
 }  // namespace andweorc::cli

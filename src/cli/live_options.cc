@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 
+#include "cli/duration.h"
 #include "cli/probe_options.h"
 #include "cli/run_ingest.h"
 #include "ingest/raw_reader.h"
@@ -139,6 +140,15 @@ std::unique_ptr<live::LiveSession> start_live(
     }
     lo.snapshot =
         snapshot_writer(o, settings, command, data_dir, std::move(decorate));
+    // The page's sample period: a whole multiple of this run's (a session
+    // joined by `attach` keeps its own run's period: not offered there).
+    const auto base_ns = parse_duration_ns(o.sample_period);
+    if (!join && base_ns && *base_ns > 0)
+      lo.sample_period = [base = *base_ns](const std::string& text,
+                                           uint32_t* multiple,
+                                           std::string* error) {
+        return period_multiple(text, base, multiple, error);
+      };
     // Probes from the page: resolved here as --progress is, patched by the
     // coordinator (which runs with the controls only).
     const std::string exe = !binary.empty()   ? binary

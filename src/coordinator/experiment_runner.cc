@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "andweorc/andweorc.h"
@@ -13,6 +14,7 @@
 #include "runtime/raw_format.h"
 #include "runtime/raw_writer.h"
 #include "runtime/runtime.h"
+#include "runtime/sample_period.h"
 #include "runtime/shared_tree.h"
 #include "runtime/signal_safe.h"
 
@@ -477,6 +479,25 @@ runtime::ControlAck ExperimentRunner::apply_control(
       pin_kind_ = c.pin;
     }
   }
+  // The sample period (a multiple of the run's: each sample's weight keeps
+  // the profile and the delays in the run's unit). Threads follow at their
+  // next sample.
+  const uint32_t multiple =
+      std::clamp<uint32_t>(c.period_multiple, 1, runtime::kMaxPeriodMultiple);
+  if (multiple != runtime::sample_period_multiple()) {
+    runtime::sample_period_set_multiple(multiple);
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "sample period: %g ms (%u x the run's) from the live page, "
+                  "after %llu experiments; each sample stands for %u of the "
+                  "run's periods",
+                  double(config_.period_ns) * multiple / 1e6, multiple,
+                  static_cast<unsigned long long>(recorded_), multiple);
+    runtime::io_lock().lock();
+    runtime::raw_write_note(text);
+    runtime::io_lock().unlock();
+  }
+  ack.period_multiple = runtime::sample_period_multiple();
   ack.status = error.empty() ? 0 : 1;
   ack.paused = c.paused;
   ack.pin = pinned_ ? pin_kind_ : runtime::PinKind::kNone;

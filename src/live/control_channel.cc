@@ -211,9 +211,22 @@ ControlChannel::Sent ControlChannel::request(const std::string& action,
     c.pin_line = 0;
     std::memset(c.pin_target, 0, sizeof c.pin_target);
     pin_text.clear();
+  } else if (action == "period") {
+    // A multiple of the run's period (the session converts the page's
+    // duration, live_session.h).
+    char* end = nullptr;
+    unsigned long m = std::strtoul(target.c_str(), &end, 10);
+    if (target.empty() || *end != '\0' || m < 1 ||
+        m > runtime::kMaxControlPeriodMultiple) {
+      s.error = "period: a multiple of the run's sample period from 1 to " +
+                std::to_string(runtime::kMaxControlPeriodMultiple) + ", got '" +
+                target + "'";
+      return s;
+    }
+    c.period_multiple = uint32_t(m);
   } else {
     s.error = "unknown control '" + action +
-              "' (pause, resume, pin, unpin, snapshot)";
+              "' (pause, resume, pin, unpin, period, snapshot)";
     return s;
   }
   uint64_t now = monotonic_now_ns();
@@ -429,7 +442,8 @@ nlohmann::ordered_json ControlChannel::state() const {
   j["requested"] = {
       {"paused", desired_.paused != 0},
       {"pin", desired_pin_.empty() ? nlohmann::ordered_json()
-                                   : nlohmann::ordered_json(desired_pin_)}};
+                                   : nlohmann::ordered_json(desired_pin_)},
+      {"period_multiple", desired_.period_multiple}};
   if (last_) {
     const runtime::ControlAck& a = last_->ack;
     j["applied"] = {{"seq", a.seq},
@@ -438,6 +452,7 @@ nlohmann::ordered_json ControlChannel::state() const {
                     {"pin", a.pin == runtime::PinKind::kNone
                                 ? nlohmann::ordered_json()
                                 : nlohmann::ordered_json(a.pin_text)},
+                    {"period_multiple", a.period_multiple},
                     {"experiments", a.experiments},
                     {"pid", a.pid},
                     {"latency_ms", last_->latency_ms}};
@@ -470,6 +485,9 @@ std::string ControlChannel::summary() const {
   out += a.pin == runtime::PinKind::kNone
              ? ", not pinned"
              : std::string(", pinned to ") + a.pin_text;
+  if (a.period_multiple > 1)
+    out += ", sampling every " + std::to_string(a.period_multiple) +
+           " x the run's period";
   if (!error_.empty()) out += "; " + error_;
   return out;
 }

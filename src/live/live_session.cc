@@ -161,7 +161,21 @@ std::pair<int, std::string> LiveSession::control(const std::string& body) {
                          "has none, or runs them end to end)"}});
   if (action == "probe" || action == "unprobe")
     return probe_control(action, req);
-  ControlChannel::Sent sent = controls_->request(action, target);
+  std::string command_target = target;
+  if (action == "period") {
+    // The page's duration, as a multiple of the run's period.
+    uint32_t multiple = 0;
+    std::string error = "period: the sample period cannot be changed here";
+    if (!o_.sample_period || !o_.sample_period(target, &multiple, &error)) {
+      control_event({{"event", "refused"},
+                     {"action", action},
+                     {"target", target},
+                     {"error", error}});
+      return answer(400, {{"ok", false}, {"error", error}});
+    }
+    command_target = std::to_string(multiple);
+  }
+  ControlChannel::Sent sent = controls_->request(action, command_target);
   if (!sent.ok) return answer(400, {{"ok", false}, {"error", sent.error}});
   control_event({{"event", "sent"},
                  {"action", action},

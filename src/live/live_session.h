@@ -55,6 +55,12 @@ struct LiveOptions {
   // ... and how to write a profile of the run so far: its path, or false
   // and *error (unset: no snapshot).
   std::function<bool(std::string* path, std::string* error)> snapshot;
+  // ... and how the page's sample period ("4ms") becomes a multiple of the
+  // run's (1..64), or false and *error (unset: the period is not
+  // changeable) ...
+  std::function<bool(const std::string& text, uint32_t* multiple,
+                     std::string* error)>
+      sample_period;
   // ... and how a dynamic probe from the page is resolved, as the command
   // line's option would be (kind "progress": --progress NAME=TARGET,
   // "latency": --latency NAME=TARGET, "trace": --trace TARGET): the

@@ -1,8 +1,9 @@
 // control_block.h: the live controls' channel from the tool to the
 // coordinator (docs/live.md "Controls"): one fixed-layout page in a file
 // both map MAP_SHARED. Version 2 added the probe half (a dynamic probe to add
-// or remove, docs/live.md "Probes from the page"); a reader of another
-// version refuses the whole file.
+// or remove, docs/live.md "Probes from the page"), version 3 the sample
+// period (a multiple of the run's, runtime/sample_period.h); a reader of
+// another version refuses the whole file.
 //
 // One writer per side, no locks. The tool alone writes the command half as
 // a sequence lock: `seq` odd while it writes, then the next even value; the
@@ -24,11 +25,13 @@
 namespace andweorc::runtime {
 
 constexpr uint32_t kControlMagic = 0x54435741;  // "AWCT", little-endian
-constexpr uint32_t kControlVersion = 2;
+constexpr uint32_t kControlVersion = 3;
 constexpr size_t kControlTargetSize = 256;
 constexpr size_t kControlTextSize = 256;
 // A probe's resolved sites: ANDWEORC_PROBES lines (probes/probe_spec.h).
 constexpr size_t kControlProbeTextSize = 2304;
+// The sample period's multiple (runtime/sample_period.h kMaxPeriodMultiple).
+constexpr uint32_t kMaxControlPeriodMultiple = 64;
 
 enum class PinKind : uint32_t { kNone = 0, kLine = 1, kFunction = 2 };
 
@@ -40,6 +43,10 @@ struct ControlCommand {
   PinKind pin = PinKind::kNone;
   int32_t pin_line = 0;                      // kLine: the line number
   char pin_target[kControlTargetSize] = {};  // file suffix or function name
+  // Version 3: sample every `period_multiple` x the run's period (1: as
+  // the run started; 1..64).
+  uint32_t period_multiple = 1;
+  uint32_t reserved = 0;
 };
 
 // What the coordinator last applied: its whole state after the command.
@@ -54,6 +61,8 @@ struct ControlAck {
                                          // refused and the previous one kept)
   char pin_text[kControlTextSize] = {};  // e.g. "pipeline.cc:45 (1 line)"
   char error[kControlTextSize] = {};     // status 1: why
+  uint32_t period_multiple = 1;          // version 3: the period in force
+  uint32_t reserved = 0;
 };
 
 enum class ProbeAction : uint32_t { kNone = 0, kAdd = 1, kRemove = 2 };

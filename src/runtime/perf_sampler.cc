@@ -101,7 +101,7 @@ bool perf_start(ThreadState* s, uint64_t period_ns, int signal_number,
   attr.size = sizeof attr;
   attr.type = PERF_TYPE_SOFTWARE;
   attr.config = PERF_COUNT_SW_TASK_CLOCK;
-  attr.sample_period = period_ns;
+  attr.sample_period = period_ns * s->period_multiple;
   attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
                      PERF_SAMPLE_CALLCHAIN;
   attr.disabled = 1;
@@ -249,7 +249,7 @@ ANDWEORC_SIGNAL_SAFE uint32_t drain_page(ThreadState* s,
       raw::SampleHeader sh{};
       sh.tid = uint32_t(w[1] >> 32);
       sh.time_ns = w[2];
-      sh.weight = 1;
+      sh.weight = s->period_multiple;  // of the run's periods
       uint64_t nr = w[3];
       uint64_t frames[raw::kMaxFrames];
       int n = 0;
@@ -267,7 +267,7 @@ ANDWEORC_SIGNAL_SAFE uint32_t drain_page(ThreadState* s,
         frames[n++] = ip;
       }
       sh.nframes = uint16_t(n);
-      ++t_samples_since_check;
+      t_samples_since_check += sh.weight;
       t_last_sample_ns = sh.time_ns;
       s->ring.push(&sh, sizeof sh, frames, size_t(n) * sizeof(uint64_t));
       on_sample_taken(s, frames, n, sh.weight);
@@ -312,7 +312,7 @@ ANDWEORC_SIGNAL_SAFE void perf_watch_switches(ThreadState* s) {
   int fd = __atomic_load_n(&s->perf_fd, __ATOMIC_ACQUIRE);
   if (fd < 0 || s->perf_stopping) return;
   raw_syscall(SYS_ioctl, fd, PERF_EVENT_IOC_DISABLE, 0);
-  if (!timer_start_from_handler(s, period_ns, g_signal)) {
+  if (!timer_start_from_handler(s, period_ns * s->period_multiple, g_signal)) {
     // No timer: keep perf rather than lose the thread's samples.
     raw_syscall(SYS_ioctl, fd, PERF_EVENT_IOC_ENABLE, 0);
     return;

@@ -7,6 +7,7 @@
 
 #include "runtime/perf_sampler.h"
 #include "runtime/raw_format.h"
+#include "runtime/sample_period.h"
 #include "runtime/thread_state.h"
 #include "runtime/timer_sampler.h"
 
@@ -59,6 +60,8 @@ uint32_t choose_process_sampler(ThreadState* main_thread, const Config& config,
 
 void start_thread_sampler(ThreadState* s) {
   if (!runtime_active() || s->perf_fd >= 0 || s->has_timer) return;
+  // A new thread (or a reused slot) samples at the period in force now.
+  s->period_multiple = sample_period_multiple();
   int error = 0;
   const char* step = nullptr;
   if (sampler_kind() == raw::kSamplerPerf &&

@@ -78,7 +78,9 @@ struct TreeSegment {
   int32_t root_pid;   // the process that made the segment (the coordinator's)
   uint32_t points_full;     // a point found no free entry (atomic)
   uint32_t processes_full;  // a process found no free slot (atomic)
-  uint32_t reserved;
+  // The live page's sample period for every process of the tree, a
+  // multiple of the run's (sample_period.h); 0 as 1 (atomic).
+  uint32_t period_multiple;
   // Processes of the tree that exec'd (atomic). An exec'd image leaves the
   // tree (it starts a runtime of its own and does not pay the tree's
   // delays), so a pipe marked as the program's own may now lead outside:

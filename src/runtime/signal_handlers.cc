@@ -14,6 +14,7 @@
 #include "runtime/real_functions.h"
 #include "runtime/runtime.h"
 #include "runtime/sample_hook.h"
+#include "runtime/sample_period.h"
 #include "runtime/thread_state.h"
 #include "runtime/timer_sampler.h"
 
@@ -146,6 +147,7 @@ ANDWEORC_SIGNAL_SAFE void on_profiler_signal(int sig, siginfo_t* info,
       if (info->si_code == SI_TIMER)
         timer_sample(s, static_cast<const ucontext_t*>(context));
     }
+    sample_period_follow(s);  // the live page's period, from the next sample
     after_samples(s);  // may sleep: this is where other threads are delayed
   }
   errno = saved_errno;

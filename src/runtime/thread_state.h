@@ -31,6 +31,10 @@ struct ThreadState {
   int status = kFree;  // atomic; kLive while a thread owns this slot
   int tid = 0;
   uint32_t sampler = 0;  // raw::SamplerKind actually in use for this thread
+  // The run's periods each of its samples stands for now (their weight):
+  // changed only by its own handler (sample_period.h) or before its
+  // sampler starts.
+  uint32_t period_multiple = 1;
   // perf sampler
   int perf_fd = -1;
   // Set by perf_stop before it releases perf_fd: the sampler switch in this

@@ -89,8 +89,9 @@ bool timer_start(ThreadState* s, uint64_t period_ns, int signal_number,
     return false;
   }
   itimerspec spec;
-  spec.it_interval.tv_sec = time_t(period_ns / 1000000000u);
-  spec.it_interval.tv_nsec = long(period_ns % 1000000000u);
+  const uint64_t p = period_ns * s->period_multiple;  // sample_period.h
+  spec.it_interval.tv_sec = time_t(p / 1000000000u);
+  spec.it_interval.tv_nsec = long(p % 1000000000u);
   spec.it_value = spec.it_interval;
   if (timer_settime(s->timer, 0, &spec, nullptr) != 0) {
     *error = errno;
@@ -120,7 +121,9 @@ ANDWEORC_SIGNAL_SAFE void timer_sample(ThreadState* s, const ucontext_t* uc) {
   sh.tid = uint32_t(s->tid);
   sh.time_ns = monotonic_ns();
   int overrun = timer_getoverrun(s->timer);
-  sh.weight = uint32_t(1 + (overrun > 0 ? overrun : 0));
+  // Each expiry (and overrun) is one period of the timer's, which is
+  // period_multiple of the run's (sample_period.h).
+  sh.weight = uint32_t(1 + (overrun > 0 ? overrun : 0)) * s->period_multiple;
   sh.flags = raw::kSampleFromTimer;
   uint64_t frames[raw::kMaxFrames];
   frames[0] = uint64_t(uc->uc_mcontext.gregs[REG_RIP]);

@@ -23,5 +23,23 @@ TEST(Duration, RejectsGarbage) {
   EXPECT_FALSE(parse_duration_ns("-1ms"));
 }
 
+TEST(PeriodMultiple, WholeMultiplesOfTheRunsPeriodOnly) {
+  uint32_t m = 0;
+  std::string error;
+  EXPECT_TRUE(period_multiple("4ms", 1000000, &m, &error)) << error;
+  EXPECT_EQ(m, 4u);
+  EXPECT_TRUE(period_multiple("1ms", 1000000, &m, &error));
+  EXPECT_EQ(m, 1u);
+  EXPECT_TRUE(period_multiple("1ms", 250000, &m, &error));
+  EXPECT_EQ(m, 4u);
+  for (const char* bad : {"1.5ms", "500us", "65ms", "0", "soon"}) {
+    error.clear();
+    EXPECT_FALSE(period_multiple(bad, 1000000, &m, &error)) << bad;
+    EXPECT_NE(error.find("times 1 to 64: 1ms, 2ms, 4ms ... 64ms"),
+              std::string::npos)
+        << error;
+  }
+}
+
 }  // namespace
 }  // namespace andweorc::cli

@@ -102,6 +102,24 @@ TEST_F(Channel, CommandsCarryTheWholeStateAndAcksAreFollowed) {
   EXPECT_TRUE(st["applied"]["paused"].get<bool>());
 }
 
+TEST_F(Channel, ThePeriodIsPartOfTheStateAndOnlyAWholeMultiple) {
+  auto sent = channel->request("period", "4");
+  ASSERT_TRUE(sent.ok) << sent.error;
+  ControlCommand c = read(0);
+  EXPECT_EQ(c.period_multiple, 4u);
+  EXPECT_EQ(channel->state()["requested"]["period_multiple"], 4);
+  sent = channel->request("pause", "");
+  c = read(c.seq);
+  EXPECT_EQ(c.period_multiple, 4u);  // kept: the whole state
+  for (const char* bad : {"0", "65", "1.5", "", "4ms"}) {
+    auto refused = channel->request("period", bad);
+    EXPECT_FALSE(refused.ok) << bad;
+    EXPECT_NE(refused.error.find("from 1 to 64"), std::string::npos)
+        << refused.error;
+  }
+  EXPECT_EQ(read(0).seq, c.seq);  // nothing was sent for them
+}
+
 TEST_F(Channel, ARefusedPinKeepsThePreviousOne) {
   auto sent = channel->request("pin", "pipeline.cc:45");
   ControlCommand c = read(0);

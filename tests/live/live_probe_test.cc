@@ -47,14 +47,14 @@ class LiveProbe : public ::testing::Test {
 
   // Starts `andweorc run --live` on the target; returns once its page's
   // URL is known and the FIFOs are open.
-  void start() {
+  void start(const char* sampler = "perf") {
     tool_ = fork();
     if (tool_ == 0) {
       int err =
           open((dir_ + "/err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
       dup2(err, 2);
-      execl(ANDWEORC_BIN, ANDWEORC_BIN, "run", "-q", "--live", "--live-json",
-            (dir_ + "/live.jsonl").c_str(), "-o",
+      execl(ANDWEORC_BIN, ANDWEORC_BIN, "run", "-q", "--sampler", sampler,
+            "--live", "--live-json", (dir_ + "/live.jsonl").c_str(), "-o",
             (dir_ + "/profile.json").c_str(), "--", LIVE_PROBE_TARGET,
             (dir_ + "/cmd").c_str(), (dir_ + "/reply").c_str(), nullptr);
       _exit(126);
@@ -294,6 +294,59 @@ TEST_F(LiveProbe, LatencyAndTraceOfAFunctionFromThePage) {
     if (t["name"] == "step") calls += t["durations_ns"].size();
   EXPECT_EQ(calls, 400u) << prof["traces"].dump().substr(0, 400);
 }
+
+// The sample period from the page: a whole multiple of the run's, followed
+// by every thread at its next sample, each sample then standing for that
+// many of the run's periods, so the profile's weighted samples still add
+// up to the CPU time the program used (measured by the program itself).
+// Wrong weights (1) or a period that did not change would miss it by 2x.
+class LivePeriod : public LiveProbe,
+                   public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(LivePeriod, FromThePageKeepsSamplesInTheRunsUnit) {
+  ASSERT_NO_FATAL_FAILURE(start(GetParam()));
+  EXPECT_EQ(batch(100000000), "done ok 100000000\n");  // at 1 ms
+  auto [bad, refused] = post({{"action", "period"}, {"target", "1.5ms"}});
+  EXPECT_EQ(bad, 400);
+  EXPECT_NE(refused["error"].get<std::string>().find("times 1 to 64"),
+            std::string::npos)
+      << refused;
+  auto [s1, sent] = post({{"action", "period"}, {"target", "4ms"}});
+  ASSERT_EQ(s1, 200) << sent;
+  httplib::Client c("127.0.0.1", port_);
+  int applied = 0;
+  for (int i = 0; i < 3000 && applied != 4; ++i) {
+    auto r = c.Get("/control?token=" + token_);
+    if (r && r->status == 200) {
+      json j = json::parse(r->body, nullptr, false);
+      if (j["applied"].is_object())
+        applied = j["applied"]["period_multiple"].get<int>();
+    }
+    if (applied != 4)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(applied, 4);
+  EXPECT_EQ(batch(300000000), "done ok 300000000\n");  // at 4 ms
+  std::string cpu = batch(-1);
+  long cpu_ms = 0;
+  ASSERT_EQ(std::sscanf(cpu.c_str(), "cpu_ms %ld", &cpu_ms), 1) << cpu;
+  ASSERT_EQ(finish(), 0) << testing::read_file(dir_ + "/err");
+  json prof = json::parse(testing::read_file(dir_ + "/profile.json"));
+  const double samples_ms = prof["counts"]["samples"].get<double>();  // 1 ms
+  std::printf(
+      "period from the page (%s): %ld ms of CPU, %.0f weighted "
+      "samples\n",
+      GetParam(), cpu_ms, samples_ms);
+  ASSERT_GT(cpu_ms, 300);
+  EXPECT_GT(samples_ms, 0.75 * double(cpu_ms));
+  EXPECT_LT(samples_ms, 1.25 * double(cpu_ms));
+  EXPECT_NE(prof["warnings"].dump().find("sample period: 4 ms (4 x the run's)"),
+            std::string::npos)
+      << prof["warnings"].dump();
+}
+
+INSTANTIATE_TEST_SUITE_P(Samplers, LivePeriod,
+                         ::testing::Values("perf", "timer"));
 
 // A program with no progress point of its own gets its first from the page:
 // the coordinator takes commands while it waits for a point (it did not,

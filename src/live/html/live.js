@@ -48,6 +48,10 @@
   const ctlPin = button('ctl-pin', 'Pin experiments');
   const ctlUnpin = button('ctl-unpin', 'Unpin');
   const ctlSnapshot = button('ctl-snapshot', 'Write a snapshot');
+  // The sample period: a whole multiple of the run's (docs/live.md).
+  const ctlPeriodValue = el('input', {id: 'ctl-period-value', type: 'text',
+                                      size: '8', placeholder: 'e.g. 4ms'});
+  const ctlPeriod = button('ctl-period', 'Set sample period');
   const ctlState = el('p', {id: 'control-state', 'data-paused': '0',
                             'data-pin': '', 'data-applied-seq': '0'},
                       'No control sent yet.');
@@ -79,6 +83,7 @@
       el('section', {id: 'controls'}, el('h2', null, 'Controls'),
          el('div', null, ctlPause, ' ', ctlResume, ' ', ctlTarget, ' ',
             ctlPin, ' ', ctlUnpin, ' ', ctlSnapshot),
+         el('div', null, ctlPeriodValue, ' ', ctlPeriod),
          ctlState, ctlMessage, ctlSnapshotNote,
          el('div', null, prbKind, ' ', prbName, ' = ', prbTarget, ' ', prbAdd),
          prbList),
@@ -247,7 +252,8 @@
   function drawControls(c) {
     if (!c) return;
     const a = c.applied;
-    for (const b of [ctlPause, ctlResume, ctlPin, ctlUnpin, prbAdd]) {
+    for (const b of [ctlPause, ctlResume, ctlPin, ctlUnpin, prbAdd,
+                     ctlPeriod]) {
       b.disabled = controlsOff || !c.available;
     }
     drawProbes(c);
@@ -259,6 +265,8 @@
       ctlState.textContent = (a.paused ? 'Experiments paused' :
                                          'Experiments running') +
           (a.pin ? ', pinned to ' + a.pin : ', not pinned') +
+          (a.period_multiple > 1 ? ', sampling every ' + a.period_multiple +
+                                       ' × the run\'s period' : '') +
           ' (applied by process ' + a.pid + ' after ' + a.experiments +
           ' experiments)' + (c.pending ? '; sending…' : '.');
     } else {
@@ -266,6 +274,7 @@
     }
     ctlState.dataset.paused = a && a.paused ? '1' : '0';
     ctlState.dataset.pin = (a && a.pin) || '';
+    ctlState.dataset.periodMultiple = a ? String(a.period_multiple || 1) : '1';
     ctlState.dataset.appliedSeq = a ? String(a.seq) : '0';
     ctlState.dataset.experimentsAtAck = a ? String(a.experiments) : '';
     ctlState.dataset.pending = c.pending ? '1' : '0';
@@ -384,6 +393,8 @@
   ctlPause.addEventListener('click', () => send('pause'));
   ctlResume.addEventListener('click', () => send('resume'));
   ctlPin.addEventListener('click', () => send('pin', ctlTarget.value.trim()));
+  ctlPeriod.addEventListener('click',
+                             () => send('period', ctlPeriodValue.value.trim()));
   ctlUnpin.addEventListener('click', () => send('unpin'));
   ctlSnapshot.addEventListener('click', () => send('snapshot'));
 

@@ -1,10 +1,12 @@
 // A program driven step by step by live_probe_test.cc: it reads a count N
 // from the FIFO argv[1], calls step() exactly N times, checks every result
 // against the closed form and answers "done ok N" (or "done wrong") on the
-// FIFO argv[2]; end of file ends it. The test adds and removes a probe on
-// step() from the live page between the batches, so it knows exactly which
-// calls a probe must count. tiny() is too short to patch (refused).
+// FIFO argv[2]; end of file ends it. A negative N answers "cpu_ms M",
+// the CPU time this (only) thread has used so far. The test adds and removes a
+// probe on step() from the live page between the batches, so it knows exactly
+// which calls a probe must count. tiny() is too short to patch (refused).
 #include <andweorc/andweorc.h>
+#include <time.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -40,6 +42,13 @@ int main(int argc, char** argv) {
   if (in == nullptr || out == nullptr) return 2;
   long n = 0;
   while (std::fscanf(in, "%ld", &n) == 1) {
+    if (n < 0) {
+      timespec t{};
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+      std::fprintf(out, "cpu_ms %ld\n", t.tv_sec * 1000 + t.tv_nsec / 1000000);
+      std::fflush(out);
+      continue;
+    }
     bool ok = g_tiny(1) == 2;
     for (long i = 0; i < n; ++i)
       ok = ok && g_step(uint64_t(i)) == step_expected(uint64_t(i));
