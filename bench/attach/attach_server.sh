@@ -25,7 +25,8 @@ work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
-printf "%-3s %10s %10s %10s %7s %7s %9s %9s %s\n" rep before/s during/s after/s ratio failed threads0 threads1 attach_s
+printf "%-3s %10s %10s %10s %7s %7s %9s %9s %8s %9s %9s %7s\n" rep before/s during/s after/s ratio failed threads0 threads1 attach_s \
+  cpu_us0 cpu_us1 cpu_rat
 for rep in $(seq 1 "$repeats"); do
   port=$(( 20000 + RANDOM % 20000 ))
   "$echo_bin" server "$port" 2 > "$work/server.out" &
@@ -34,6 +35,12 @@ for rep in $(seq 1 "$repeats"); do
   t0=$(now_ms)
   "$echo_bin" client "$port" 32 16 250 > "$work/client.txt" &
   cpid=$!
+  # The server's CPU (clock ticks) every 250 ms, from the client's start.
+  ( while kill -0 "$cpid" 2>/dev/null; do
+      echo "$(( $(now_ms) - t0 )) $(awk '{print $14 + $15}' /proc/$spid/stat)"
+      sleep 0.25
+    done ) > "$work/cpu.txt" &
+  mon=$!
   sleep 4
   threads0=$(ls /proc/$spid/task | wc -l)
   a0=$(now_ms)
@@ -46,16 +53,31 @@ for rep in $(seq 1 "$repeats"); do
   a1=$(now_ms)
   threads1=$(ls /proc/$spid/task | wc -l)
   wait $cpid
+  wait $mon 2>/dev/null || true
   kill $spid; wait $spid 2>/dev/null || true
   from=$(( a1 - t0 + 1000 ))
+  tick=$(getconf CLK_TCK)
   awk -v from="$from" -v d0="$(( a0 - t0 ))" -v d1="$(( a1 - t0 ))" -v rep="$rep" -v th0="$threads0" -v th1="$threads1" \
-      -v att="$(( a1 - a0 ))" '
-    { failed += $3 }
+      -v att="$(( a1 - a0 ))" -v tick="$tick" '
+    # cpu.txt: the server CPU ticks at times (ms); each window spans the
+    # samples nearest inside it, and its requests are counted over the same
+    # span.
+    FILENAME ~ /cpu.txt$/ { ct[++nc] = $1; cv[nc] = $2; next }
+    { t[++n] = $1; r[n] = $2; failed += $3 }
     $1 > 1000 && $1 <= 4000 { before += $2; nb++ }
     $1 > d0 + 250 && $1 <= d1 { during += $2; nd++ }
     $1 > from { after += $2; na++ }
+    function first_at(x,  i) { for (i = 1; i <= nc; i++) if (ct[i] >= x) return i; return nc }
+    function last_at(x,  i) { for (i = nc; i >= 1; i--) if (ct[i] <= x) return i; return 1 }
+    function reqs(lo, hi,  i, s) { s = 0; for (i = 1; i <= n; i++) if (t[i] > lo && t[i] <= hi) s += r[i]; return s }
+    function cpu_us(lo, hi,  a, b) {
+      a = first_at(lo); b = last_at(hi)
+      return b > a ? (cv[b] - cv[a]) * 1e6 / tick / reqs(ct[a], ct[b]) : 0
+    }
     END {
       b = before / (nb * 0.25); a = after / (na * 0.25); d = nd ? during / (nd * 0.25) : 0
-      printf "%-3s %10.0f %10.0f %10.0f %7.3f %7d %9d %9d %.2f\n", rep, b, d, a, a / b, failed, th0, th1, att / 1000
-    }' "$work/client.txt"
+      c0 = cpu_us(1000, 4000); c1 = cpu_us(from, t[n])
+      printf "%-3s %10.0f %10.0f %10.0f %7.3f %7d %9d %9d %8.2f %9.2f %9.2f %7.3f\n", rep, b, d, a, a / b, failed, th0, th1, att / 1000, \
+        c0, c1, (c0 > 0 ? c1 / c0 : 0)
+    }' "$work/cpu.txt" "$work/client.txt"
 done
