@@ -199,7 +199,12 @@ namespace {
 
 // " in libfoo.so" when the probe's sites are in a shared library.
 std::string in_object(const probes::ResolvedProbe& p) {
-  return p.object.empty() ? "" : " in " + p.object;
+  return p.object.empty() ? ""
+         : p.loaded_later
+             ? " in " + p.object +
+                   " (not loaded at start-up: patched in process once the "
+                   "program loads it)"
+             : " in " + p.object;
 }
 
 // Resolves one --progress / --latency value; prints the error and returns
@@ -422,10 +427,28 @@ int probe_environment(const ProbeOptions& o,
       for (const auto& s : probe.sites) {
         if (probe.patchable && !s.patch.empty())
           ++patched;
-        else
+        else if (!probe.loaded_later)
           rest.push_back(s);
+        else {
+          // Kernel events are opened at start-up, before the library is
+          // there: a library loaded later is patched or not counted.
+          std::cerr << "andweorc: '" << probe.name << "' at " << s.where
+                    << ": cannot patch safely ("
+                    << (s.patch_refused.empty() ? "not planned"
+                                                : s.patch_refused)
+                    << "), and a library loaded after start-up can only be "
+                       "patched in process\n";
+          return kExitUsage;
+        }
       }
   } else {
+    for (const auto& probe : resolved)
+      if (probe.loaded_later) {
+        std::cerr << "andweorc: '" << probe.name << "' is in " << probe.object
+                  << ", which the program loads after start-up: only "
+                     "--probe-mechanism auto or patch can count it\n";
+        return kExitUsage;
+      }
     rest = sites;
   }
   std::string fallback;

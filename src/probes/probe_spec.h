@@ -72,6 +72,9 @@ struct ResolvedProbe {
   std::string object;
   // May be patched in process (not --latency FUNCTION: its end is a return).
   bool patchable = true;
+  // In a library the program does not load at start-up (LIB given as a
+  // path, loaded later with dlopen): only patched in process, once loaded.
+  bool loaded_later = false;
 };
 
 // ANDWEORC_PROBES: one line per site, tab-separated:

@@ -420,13 +420,30 @@ std::optional<ResolvedProbe> resolve_probe(const std::string& binary,
       probe->program = path;
       return in_library(std::move(*probe), o);
     }
+    // A path to a library the program loads later (dlopen): resolved in
+    // that file; the runtime patches it once the program has loaded it.
+    std::error_code lib_ec;
+    const std::string lib_path =
+        spec.object.find('/') != std::string::npos
+            ? fs::canonical(spec.object, lib_ec).string()
+            : std::string();
+    if (!lib_path.empty() && !lib_ec) {
+      LinkedObject later{base_name(lib_path), lib_path};
+      auto probe = resolve_in(lib_path, spec, later.name, error, &miss);
+      if (!probe) return std::nullopt;
+      probe->program = path;
+      probe->loaded_later = true;
+      return in_library(std::move(*probe), later);
+    }
     std::vector<std::string> names;
     for (const auto& o : linked.libraries) names.push_back(o.name);
     *error = fmt::format(
-        "--progress {}: '{}' is not a library {} loads at start-up ({}){}",
+        "--progress {}: '{}' is not a library {} loads at start-up ({}){}; "
+        "for one it loads later (dlopen), give the library's path "
+        "(/path/to/{}:...)",
         spec.name, spec.object, base_name(path),
         names.empty() ? "it loads none" : "it loads: " + short_list(names),
-        linked.error.empty() ? "" : "; " + linked.error);
+        linked.error.empty() ? "" : "; " + linked.error, spec.object);
     return std::nullopt;
   }
   // The executable first: where it has the function (or file), the

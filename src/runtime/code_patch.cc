@@ -66,6 +66,7 @@ struct SiteInfo {
   uint8_t original[5];
   bool active;  // the jump is in the code
   int prot;     // the code's page protection
+  bool hook;    // a hook trampoline (its counter never moves)
 };
 SiteInfo g_site_info[kMaxPatchSites];
 
@@ -211,7 +212,7 @@ uint64_t prepare(PatchRequest* r, Segment* seg, int first_region = 0) {
   g_counters[r->index] = count;
   *count = 0;
   SiteInfo& info = g_site_info[r->index];
-  info = SiteInfo{r->site, spec.length, {}, false, seg->prot};
+  info = SiteInfo{r->site, spec.length, {}, false, seg->prot, r->hook_fn != 0};
   memcpy(info.original, spec.original, sizeof info.original);
   __atomic_store_n(&g_sites, g_sites + 1, __ATOMIC_RELEASE);
   return uint64_t(tramp);
@@ -416,6 +417,14 @@ bool code_patch_remove(int index, const char** why) {
   mprotect(reinterpret_cast<void*>(first), last - first, info.prot);
   info.active = false;
   return true;
+}
+
+int code_patch_counting_at(uint64_t site) {
+  for (int i = 0; i < g_sites; ++i)
+    if (g_site_info[i].active && !g_site_info[i].hook &&
+        g_site_info[i].site == site)
+      return i;
+  return -1;
 }
 
 ANDWEORC_SIGNAL_SAFE uint64_t code_patch_count(int index) {

@@ -62,6 +62,11 @@ bool code_patch_install_live(PatchRequest* requests, int count,
 // the code cannot be made writable.
 bool code_patch_remove(int index, const char** why);
 
+// The index of the active counting patch at exactly `site`, or -1 (a
+// probe added later at the same address shares its counter; patching
+// threads only).
+int code_patch_counting_at(uint64_t site);
+
 // Hits counted at a patched site (relaxed load of its counter).
 ANDWEORC_SIGNAL_SAFE uint64_t code_patch_count(int index);
 

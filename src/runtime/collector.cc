@@ -10,6 +10,7 @@
 #include "runtime/attach_settings.h"
 #include "runtime/contention.h"
 #include "runtime/early_threads.h"
+#include "runtime/probe_live.h"
 #include "runtime/progress_points.h"
 #include "runtime/raw_writer.h"
 #include "runtime/real_functions.h"
@@ -60,7 +61,9 @@ void* collector_main(void*) {
     }
     // Only experiments use the CPU shares (the table exists only then).
     if (address_table() != nullptr) update_contention(g_contention);
-    raw_write_maps_if_changed();  // a dlopen since the last snapshot
+    // A dlopen since the last snapshot: its maps, and the probes that wait
+    // for the library (probe_live.h).
+    if (raw_write_maps_if_changed()) probes_load_pending();
     io_lock().lock();
     raw_drain_all_rings();
     trace_drain();  // --trace: finished calls (trace_calls.h)

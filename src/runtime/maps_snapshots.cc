@@ -31,15 +31,16 @@ void remember_loaded_objects() {
   g_seen_subs = counts[1];
 }
 
-void raw_write_maps_if_changed() {
+bool raw_write_maps_if_changed() {
   long long counts[2] = {0, 0};
   dl_iterate_phdr(read_dl_counts, counts);
-  if (counts[0] == g_seen_adds && counts[1] == g_seen_subs) return;
+  if (counts[0] == g_seen_adds && counts[1] == g_seen_subs) return false;
   g_seen_adds = counts[0];
   g_seen_subs = counts[1];
   io_lock().lock();
   raw_write_maps();
   io_lock().unlock();
+  return true;
 }
 
 }  // namespace andweorc::runtime

@@ -34,20 +34,36 @@ ProbeAck refused(const char* why, const char* detail = nullptr) {
   return a;
 }
 
-void live_note(const char* what, const char* name, uint32_t sites) {
-  char text[400], num[24];
-  size_t len = append_str(text, sizeof text, 0, "probes: live probe '");
+// Where an add comes from: the live page, or a library the program loaded
+// after start-up (dlopen) that start-up probes waited for.
+enum class Origin { kPage, kLoaded };
+
+void live_note(const char* what, const char* name, uint32_t sites,
+               Origin origin = Origin::kPage) {
+  char text[kProbeTextMax + 300], num[24];
+  size_t len = append_str(
+      text, sizeof text, 0,
+      origin == Origin::kPage ? "probes: live probe '" : "probes: '");
   len = append_str(text, sizeof text, len, name);
   len = append_str(text, sizeof text, len, what);
   num[format_u64(sites, num, sizeof num)] = 0;
   len = append_str(text, sizeof text, len, num);
   append_str(text, sizeof text, len,
-             " address(es), from the live page; its count covers only the "
-             "time it was in");
+             origin == Origin::kPage
+                 ? " address(es), from the live page; its count covers only "
+                   "the time it was in"
+                 : " address(es), once its library was loaded after "
+                   "start-up (dlopen): calls before (and within ~20 ms "
+                   "after) the load are not counted");
   io_lock().lock();
   raw_write_note(text);
   io_lock().unlock();
 }
+
+// One patcher at a time: the coordinator (the page's probes) and the
+// collector (probes waiting for a library) both patch; neither is ever a
+// signal handler.
+SpinLock g_patch_lock;
 
 // True when the marker line names `exe` ("@program\t0\tPATH\t0\t0").
 bool marker_is(const char* line, const char* end, const char* exe) {
@@ -70,12 +86,19 @@ ProbeAck applied(int slot, uint32_t sites) {
 // A progress point or a line-pair latency point: a counting jump per
 // address (an address that is both a begin and an end has one jump, which
 // counts for both).
-ProbeAck add_counted(int count) {
-  static int which[kMaxPatchSites];  // event -> its address's request
+ProbeAck add_counted(int count, Origin origin) {
+  static int which[kMaxPatchSites];   // event -> its address's request
+  static int shared[kMaxPatchSites];  // event -> an earlier probe's patch
   int requests = 0;
   for (int i = 0; i < count; ++i) {
     const uint64_t site = g_add[i].vaddr + g_add[i].bias;
     which[i] = -1;
+    // A library's waiting probes at an address another of them counts
+    // already (a function's entry that is also its first line) share that
+    // counter, as at start-up. Not the page's: their removal would take
+    // the other probe's jump out.
+    shared[i] = origin == Origin::kLoaded ? code_patch_counting_at(site) : -1;
+    if (shared[i] >= 0) continue;
     for (int k = 0; k < requests && which[i] < 0; ++k)
       if (g_add_requests[k].site == site) which[i] = k;
     if (which[i] >= 0) continue;
@@ -90,7 +113,7 @@ ProbeAck add_counted(int count) {
   if (!probes_have_room(count))
     return refused("probe: more than 64 probe addresses in the process");
   const char* why = nullptr;
-  if (!code_patch_install_live(g_add_requests, requests, &why))
+  if (requests > 0 && !code_patch_install_live(g_add_requests, requests, &why))
     return refused("cannot patch safely: ", why);
   int slots[ANDWEORC_KIND_END + 1] = {};
   for (int i = 0; i < count; ++i) {
@@ -103,22 +126,24 @@ ProbeAck add_counted(int count) {
     }
   }
   for (int i = 0; i < count; ++i) {
-    g_add[i].patch_index = g_add_requests[which[i]].index;
+    g_add[i].patch_index =
+        shared[i] >= 0 ? shared[i] : g_add_requests[which[i]].index;
     g_add[i].slot = slots[g_add[i].kind];
     probes_append(g_add[i]);
   }
-  live_note("' added: ", g_add[0].name, uint32_t(requests));
-  return applied(slots[g_add[0].kind], uint32_t(requests));
+  live_note("' added: ", g_add[0].name, uint32_t(count), origin);
+  return applied(slots[g_add[0].kind], uint32_t(count));
 }
 
-ProbeAck add_probe(const ProbeCommand& c) {
+// Adds the probe of `lines` (ANDWEORC_PROBES lines of one probe, with a
+// marker line for library lines) as probe `id` (0: not removable).
+ProbeAck add_lines(const char* lines, uint32_t id, Origin origin) {
   char exe[kProbeTextMax] = {};
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   exe[n > 0 ? n : 0] = '\0';
   int count = 0;
   bool program_ok = false, hooked = false, counted = false;
-  const char* text = c.lines;
-  for (const char* line = text; *line != '\0';) {
+  for (const char* line = lines; *line != '\0';) {
     const char* end = strchr(line, '\n');
     if (end == nullptr) end = line + strlen(line);
     if (strncmp(line, kProbeProgramMarker, sizeof kProbeProgramMarker - 1) ==
@@ -147,7 +172,7 @@ ProbeAck add_probe(const ProbeCommand& c) {
       if (e.patch[0] == '\0')
         return refused("cannot patch safely: the tool has no plan for ",
                        e.path);
-      e.live_id = c.id;
+      e.live_id = id;
       // The same address of the same kind twice (two inlined copies at one
       // address) is one count.
       bool seen = false;
@@ -161,14 +186,37 @@ ProbeAck add_probe(const ProbeCommand& c) {
   if (count == 0) return refused("probe: no address to patch");
   if (hooked && counted)
     return refused("probe: the tool's command mixes hooks and counts");
-  if (!hooked) return add_counted(count);
+  if (!hooked) return add_counted(count, origin);
   int slot = 0;
   const char* why = nullptr;
-  if (!trace_live_add(g_add, count, c.id, &slot, &why))
+  if (!trace_live_add(g_add, count, id, &slot, &why))
     return refused("cannot patch safely: ", why);
-  live_note("' added: ", g_add[0].name, uint32_t(count));
+  live_note("' added: ", g_add[0].name, uint32_t(count), origin);
   return applied(slot, uint32_t(count));
 }
+
+// Start-up probe lines whose library was not loaded then (kept by
+// probes_keep_pending, patched by probes_load_pending). Text only: the
+// lines are parsed again when their library is there.
+constexpr int kMaxPending = 64;
+constexpr size_t kPendingText = 32768;
+char g_pending_text[kPendingText];
+size_t g_pending_used = 0;
+struct Pending {
+  uint32_t at, len;  // in g_pending_text
+  bool done;         // patched (or refused: said in a note) already
+};
+Pending g_pending[kMaxPending];
+int g_pending_count = 0;
+
+// The name, kind and path fields of a kept line.
+bool pending_fields(const Pending& p, ProbeEvent* e) {
+  const char* line = g_pending_text + p.at;
+  return probe_parse_line(line, line + p.len, e);
+}
+
+// A kept line's probe class: hooked (--trace, --latency FUNCTION) or counted.
+bool is_hook(int kind) { return kind >= kKindTraceEntry; }
 
 ProbeAck remove_probe(const ProbeCommand& c) {
   uint32_t restored = 0, found = 0;
@@ -211,15 +259,83 @@ ProbeAck remove_probe(const ProbeCommand& c) {
 }  // namespace
 
 ProbeAck probes_live_apply(const ProbeCommand& c) {
+  g_patch_lock.lock();
+  ProbeAck a;
   switch (c.action) {
     case ProbeAction::kAdd:
-      return add_probe(c);
+      a = add_lines(c.lines, c.id, Origin::kPage);
+      break;
     case ProbeAction::kRemove:
-      return remove_probe(c);
+      a = remove_probe(c);
+      break;
     case ProbeAction::kNone:
+      a = refused("probe: unknown probe command");
       break;
   }
-  return refused("probe: unknown probe command");
+  g_patch_lock.unlock();
+  return a;
+}
+
+bool probes_keep_pending(const char* line, const char* end) {
+  const size_t len = size_t(end - line);
+  if (g_pending_count == kMaxPending || g_pending_used + len + 1 > kPendingText)
+    return false;
+  memcpy(g_pending_text + g_pending_used, line, len);
+  g_pending_text[g_pending_used + len] = '\0';
+  g_pending[g_pending_count++] =
+      Pending{uint32_t(g_pending_used), uint32_t(len), false};
+  g_pending_used += len + 1;
+  return true;
+}
+
+void probes_load_pending() {
+  if (g_pending_count == 0) return;
+  char exe[kProbeTextMax] = {};
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = '\0';
+  static char text[kControlProbeTextSize * 4];
+  g_patch_lock.lock();
+  for (int i = 0; i < g_pending_count; ++i) {
+    if (g_pending[i].done) continue;
+    ProbeEvent first;
+    uint64_t bias = 0;
+    if (!pending_fields(g_pending[i], &first) ||
+        !probe_object_bias(first.path, exe, &bias))
+      continue;  // not loaded yet
+    // Every kept line of this probe (same name, library and class) at once:
+    // one add, patched all or none.
+    size_t len = append_str(text, sizeof text, 0, kProbeProgramMarker);
+    len = append_str(text, sizeof text, len, "0\t");
+    len = append_str(text, sizeof text, len, exe);
+    len = append_str(text, sizeof text, len, "\t0\t0\n");
+    for (int k = i; k < g_pending_count; ++k) {
+      ProbeEvent e;
+      if (g_pending[k].done || !pending_fields(g_pending[k], &e) ||
+          strcmp(e.name, first.name) != 0 || strcmp(e.path, first.path) != 0 ||
+          is_hook(e.kind) != is_hook(first.kind))
+        continue;
+      if (len + g_pending[k].len + 2 >= sizeof text) break;
+      memcpy(text + len, g_pending_text + g_pending[k].at, g_pending[k].len);
+      len += g_pending[k].len;
+      text[len++] = '\n';
+      text[len] = '\0';
+      g_pending[k].done = true;
+    }
+    ProbeAck a = add_lines(text, 0, Origin::kLoaded);
+    if (a.status != 0) {
+      char note[kControlTextSize + kProbeTextMax + 100];
+      size_t l = append_str(note, sizeof note, 0, "probes: '");
+      l = append_str(note, sizeof note, l, first.name);
+      l = append_str(note, sizeof note, l,
+                     "' is not counted: its library was loaded after "
+                     "start-up and could not be patched: ");
+      append_str(note, sizeof note, l, a.error);
+      io_lock().lock();
+      raw_write_note(note);
+      io_lock().unlock();
+    }
+  }
+  g_patch_lock.unlock();
 }
 
 }  // namespace andweorc::runtime

@@ -20,6 +20,16 @@ namespace andweorc::runtime {
 //    written back); the point and its count so far stay.
 ProbeAck probes_live_apply(const ProbeCommand& c);
 
+// Probes in a shared library the program loads after start-up (dlopen):
+// probes_start keeps each line whose library is not loaded yet (false when
+// there is no room: the line is then not counted); the collector, after it
+// saw a library loaded (raw_write_maps_if_changed), patches every kept
+// probe whose library is there now, all of a probe's lines or none, as a
+// live probe is (counts from then on; the profile's notes say so). Neither
+// is ever called from a signal handler.
+bool probes_keep_pending(const char* line, const char* end);
+void probes_load_pending();
+
 }  // namespace andweorc::runtime
 
 #endif  // ANDWEORC_RUNTIME_PROBE_LIVE_H_

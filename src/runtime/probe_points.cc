@@ -22,6 +22,7 @@
 #include "runtime/code_patch.h"
 #include "runtime/internal_fds.h"
 #include "runtime/probe_event.h"
+#include "runtime/probe_live.h"
 #include "runtime/raw_writer.h"
 #include "runtime/runtime.h"
 #include "runtime/trace_calls.h"
@@ -57,6 +58,7 @@ uint64_t g_retprobe_config = 1;  // format/retprobe: "config:0"
 // Addresses in a shared library the program did not have loaded at
 // start-up (dlopen'd later): not counted, said in a note.
 int g_not_loaded = 0;
+int g_waiting = 0;  // kept for when their library is loaded (probe_live.h)
 const char* g_not_loaded_path = nullptr;  // the first such library
 
 // True when the marker line [line, end) ("@program\t0\tPATH\t0\t0") names
@@ -235,8 +237,11 @@ void probes_start() {
     } else if (probe_parse_line(line, end, &e) &&
                (strcmp(e.path, exe) == 0 || program_ok)) {
       if (!probe_object_bias(e.path, exe, &e.bias)) {
-        // A library not loaded now (dlopen'd later): not covered.
-        if (g_not_loaded++ == 0) {
+        // A library not loaded now (dlopen'd later): patched when it is
+        // (the collector, probe_live.h); counted as lost only without room.
+        if (probes_keep_pending(line, end)) {
+          ++g_waiting;
+        } else if (g_not_loaded++ == 0) {
           static char first[kProbeTextMax];
           memcpy(first, e.path, sizeof first);
           g_not_loaded_path = first;
@@ -257,11 +262,21 @@ void probes_start() {
     len = append_str(text, sizeof text, len, num);
     len = append_str(text, sizeof text, len,
                      " probe address(es) not counted: their library is not "
-                     "loaded at start-up (");
+                     "loaded at start-up and there is no room to wait for "
+                     "it (");
     len = append_str(text, sizeof text, len, g_not_loaded_path);
+    append_str(text, sizeof text, len, ")");
+    note(text);
+  }
+  if (g_waiting > 0) {
+    char num[24];
+    num[format_u64(uint64_t(g_waiting), num, sizeof num)] = 0;
+    size_t len = append_str(text, sizeof text, 0, "probes: ");
+    len = append_str(text, sizeof text, len, num);
     append_str(text, sizeof text, len,
-               "; a library loaded later with dlopen is not covered, see "
-               "docs/probes.md)");
+               " probe address(es) wait for their library (not loaded at "
+               "start-up): patched in process once the program loads it "
+               "(dlopen); never counted if it never does");
     note(text);
   }
   if (g_event_count == 0 && !trace_wanted()) return;

@@ -97,8 +97,8 @@ ANDWEORC_SIGNAL_SAFE void runtime_emergency_flush();
 // Writes a maps snapshot when a library was loaded or unloaded since the
 // last call (dlopen after start-up: its samples must be attributable even
 // if the process is then killed). Collector thread only; takes io_lock;
-// not signal-safe (dl_iterate_phdr).
-void raw_write_maps_if_changed();
+// not signal-safe (dl_iterate_phdr). True when it wrote one.
+bool raw_write_maps_if_changed();
 // Start-up: the objects the first maps snapshot holds.
 void remember_loaded_objects();
 

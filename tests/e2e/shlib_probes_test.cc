@@ -137,5 +137,82 @@ TEST(ShlibRefused, ANameFoundNowhereStopsBeforeTheProgramStarts) {
       << lib.err;
 }
 
+// A library the program loads with dlopen after start-up, named by its
+// path: the probes wait for it and are patched once it is loaded (the
+// program calls 200 ms after the load: the runtime looks every 20 ms).
+class LaterLibrary : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = temp_dir(); }
+  void TearDown() override { std::system(("rm -rf " + dir_).c_str()); }
+  std::string lib() const {
+    return std::string(PROGRAMS_DIR) + "/libshlib_plugin.so";
+  }
+  profile::Profile run(const std::vector<std::string>& options,
+                       const std::string& load, RunResult* r) {
+    std::vector<std::string> argv = {ANDWEORC_BIN, "run", "-q",
+                                     "--no-experiments"};
+    argv.insert(argv.end(), options.begin(), options.end());
+    argv.insert(argv.end(),
+                {"-o", dir_ + "/p.json", "--",
+                 std::string(PROGRAMS_DIR) + "/dlopen_user", load, "300"});
+    *r = run_command(argv);
+    auto read = profile::read_profile(dir_ + "/p.json");
+    EXPECT_TRUE(read.ok()) << read.error << "\n" << r->err;
+    return read.ok() ? *read.profile : profile::Profile{};
+  }
+  std::string dir_;
+};
+
+TEST_F(LaterLibrary, ProbesWaitForTheLibraryAndCountEveryCallAfter) {
+  RunResult r;
+  profile::Profile p = run(
+      {"--progress", "work=" + lib() + ":dso_work", "--latency",
+       "lat=" + lib() + ":shlib_work.cc:" +
+           std::to_string(line_of(std::string(PROGRAMS_SRC) + "/shlib_work.cc",
+                                  "DSO_WORK_LINE")) +
+           "," + lib() + ":shlib_work.cc:" +
+           std::to_string(line_of(std::string(PROGRAMS_SRC) + "/shlib_work.cc",
+                                  "DSO_WORK_LINE"))},
+      lib(), &r);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("calls 300"), std::string::npos) << r.out;
+  const auto* work = shlib_point(p, "work");
+  ASSERT_NE(work, nullptr) << r.err;
+  EXPECT_EQ(work->visits, 300u);
+  // A line pair whose begin and end are one address: one jump, both count.
+  const auto* lat = shlib_point(p, "lat");
+  ASSERT_NE(lat, nullptr) << r.err;
+  EXPECT_EQ(lat->begins, 300u);
+  EXPECT_EQ(lat->ends, 300u);
+  std::string notes;
+  for (const auto& w : p.warnings) notes += w + "\n";
+  EXPECT_NE(notes.find("wait for their library"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("once its library was loaded after start-up"),
+            std::string::npos)
+      << notes;
+}
+
+TEST_F(LaterLibrary, ATraceWaitsForTheLibraryToo) {
+  RunResult r;
+  profile::Profile p = run({"--trace", lib() + ":dso_work"}, lib(), &r);
+  ASSERT_EQ(r.status, 0) << r.err;
+  size_t calls = 0;
+  for (const auto& t : p.traces) calls += t.durations_ns.size();
+  EXPECT_EQ(calls, 300u) << r.err;
+}
+
+TEST_F(LaterLibrary, ALibraryNeverLoadedIsSaidNotCounted) {
+  RunResult r;
+  profile::Profile p =
+      run({"--progress", "work=" + lib() + ":dso_work"}, "-", &r);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto* work = shlib_point(p, "work");
+  EXPECT_TRUE(work == nullptr || work->visits == 0);
+  std::string notes;
+  for (const auto& w : p.warnings) notes += w + "\n";
+  EXPECT_NE(notes.find("never counted if it never does"), std::string::npos)
+      << notes;
+}
+
 }  // namespace
 }  // namespace andweorc::testing
