@@ -25,6 +25,7 @@
 #include <sys/uio.h>
 
 #include "runtime/blocking.h"
+#include "runtime/exec_check.h"
 #include "runtime/internal_fds.h"
 #include "runtime/interpose_common.h"
 #include "runtime/real_functions.h"
@@ -182,6 +183,7 @@ EXPORT int posix_spawn(pid_t* pid, const char* path,
                        const posix_spawn_file_actions_t* actions,
                        const posix_spawnattr_t* attr, char* const argv[],
                        char* const envp[]) {
+  andweorc_exec_check_note(path, 0, envp, "spawns");
   int rc = REAL(posix_spawn)(pid, path, actions, attr, argv, envp);
   if (rc == 0) andweorc_fd_unmark_inherited();
   return rc;
@@ -191,6 +193,7 @@ EXPORT int posix_spawnp(pid_t* pid, const char* file,
                         const posix_spawn_file_actions_t* actions,
                         const posix_spawnattr_t* attr, char* const argv[],
                         char* const envp[]) {
+  andweorc_exec_check_note(file, 1, envp, "spawns");
   int rc = REAL(posix_spawnp)(pid, file, actions, attr, argv, envp);
   if (rc == 0) andweorc_fd_unmark_inherited();
   return rc;

@@ -16,6 +16,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "runtime/exec_check.h"
 #include "runtime/internal_fds.h"
 #include "runtime/real_functions.h"
 #include "runtime/runtime.h"
@@ -33,7 +34,9 @@ namespace {
 // the new image keeps descriptors we cannot tell apart from here: every
 // pipe of the parent may now lead to another process, so the parent's marks
 // (shared memory) are cleared, as fork clears them.
-void before_exec() {
+void before_exec(const char* file, bool search_path, char* const* envp) {
+  // An image the loader will not preload us into leaves the profile: say so.
+  andweorc::runtime::exec_check_note(file, search_path, envp, "execs");
   if (!andweorc::runtime::is_original_process()) andweorc_fd_clear_marks();
   // This image leaves the process tree: pipes to it lead outside now.
   andweorc::runtime::tree_note_exec();
@@ -47,26 +50,26 @@ extern "C" {
 __attribute__((visibility("default"))) int execve(const char* path,
                                                   char* const argv[],
                                                   char* const envp[]) {
-  before_exec();
+  before_exec(path, false, envp);
   return real().execve(path, argv, envp);
 }
 
 __attribute__((visibility("default"))) int execv(const char* path,
                                                  char* const argv[]) {
-  before_exec();
+  before_exec(path, false, environ);
   return real().execv(path, argv);
 }
 
 __attribute__((visibility("default"))) int execvp(const char* file,
                                                   char* const argv[]) {
-  before_exec();
+  before_exec(file, true, environ);
   return real().execvp(file, argv);
 }
 
 __attribute__((visibility("default"))) int execvpe(const char* file,
                                                    char* const argv[],
                                                    char* const envp[]) {
-  before_exec();
+  before_exec(file, true, envp);
   return real().execvpe(file, argv, envp);
 }
 

@@ -55,6 +55,9 @@ bool g_shut_down = false;
 bool g_shadowed = false;  // another copy of the runtime is first in line
 SpinLock g_start_lock;
 int g_pid = 0;
+// This library's file name, for exec_check.h (is it in a new image's
+// LD_PRELOAD?). Written once by the constructor, before any thread of ours.
+char g_library_name[256] = "";
 SpinLock g_io_lock;
 // The process whose constructor started the coordinator thread: a fork
 // child inherits its flags but not the thread, and must not wait for it.
@@ -258,9 +261,22 @@ bool another_copy_is_first() {
   return first != nullptr && *first != &g_this_copy;
 }
 
+// The file name of the object holding this code (dladdr: not signal-safe,
+// start-up only).
+void find_library_name() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&find_library_name), &info) == 0 ||
+      info.dli_fname == nullptr)
+    return;
+  const char* base = strrchr(info.dli_fname, '/');
+  base = base != nullptr ? base + 1 : info.dli_fname;
+  append_str(g_library_name, sizeof g_library_name, 0, base);
+}
+
 __attribute__((constructor)) void andweorc_runtime_init() {
   resolve_real_functions();
   g_pid = int(getpid());
+  find_library_name();
   if (another_copy_is_first()) {
     g_shadowed = true;
     return;
@@ -392,8 +408,16 @@ bool is_runtime_thread(int tid) {
   return false;
 }
 
-bool runtime_started_by_tool() {
+ANDWEORC_SIGNAL_SAFE bool runtime_started_by_tool() {
   return runtime_active() && g_config.data_dir[0] != '\0';
+}
+ANDWEORC_SIGNAL_SAFE const char* runtime_library_name() {
+  return g_library_name;
+}
+ANDWEORC_SIGNAL_SAFE void runtime_write_note_bounded(const char* text) {
+  if (!runtime_active() || !lock_io_bounded()) return;
+  if (raw_is_open()) raw_write_note(text);
+  g_io_lock.unlock();
 }
 ANDWEORC_SIGNAL_SAFE uint32_t sampler_kind() { return g_sampler; }
 ANDWEORC_SIGNAL_SAFE bool runtime_active() {

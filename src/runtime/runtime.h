@@ -67,7 +67,14 @@ void note_runtime_thread();
 bool is_runtime_thread(int tid);
 // True when `andweorc run` started this runtime (records go to its
 // directory and its coordinator may be running experiments).
-bool runtime_started_by_tool();
+ANDWEORC_SIGNAL_SAFE bool runtime_started_by_tool();
+// The runtime library's file name ("libandweorc.so"), found at start-up;
+// "" when it could not be told.
+ANDWEORC_SIGNAL_SAFE const char* runtime_library_name();
+// Writes a note into the raw file when io_lock comes free within 50 ms:
+// for exec, which programs call from signal handlers and vfork children
+// (a vfork child writes into the file it shares with its parent).
+ANDWEORC_SIGNAL_SAFE void runtime_write_note_bounded(const char* text);
 // raw::SamplerKind chosen for this process.
 ANDWEORC_SIGNAL_SAFE uint32_t sampler_kind();
 // True between successful start-up and shutdown.

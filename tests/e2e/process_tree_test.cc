@@ -177,6 +177,34 @@ TEST_F(ProcessTree, AWorkerKilledByItsMasterKeepsItsSamples) {
   EXPECT_TRUE(warned);
 }
 
+// Images the loader will not preload the runtime into leave the profile,
+// and the profile says which and why (issue 15): a statically linked
+// program (exec'd by a child, and posix_spawn'ed by the parent) and
+// /bin/true exec'd with an environment that lost LD_PRELOAD. Each note
+// names the process that started the image.
+TEST_F(ProcessTree, ImagesThatLeaveTheProfileAreNamedWithTheReason) {
+  profile::Profile p = run({"--no-experiments"}, {"leave", STATIC_CHILD});
+  auto count = [&](const std::string& verb, const std::string& path,
+                   const std::string& reason) {
+    int n = 0;
+    for (const auto& w : p.warnings)
+      if (w.find(verb + " " + path + ", which runs without the profiler") !=
+              std::string::npos &&
+          w.find(reason) != std::string::npos)
+        ++n;
+    return n;
+  };
+  EXPECT_EQ(count("execs", STATIC_CHILD, "statically linked"), 1);
+  EXPECT_EQ(count("spawns", STATIC_CHILD, "statically linked"), 1);
+  EXPECT_EQ(count("execs", "/bin/true", "no LD_PRELOAD"), 1);
+  // Nothing else was said of an exec: the profiled processes (fork_tree
+  // and its forked children) are not named.
+  int notes = 0;
+  for (const auto& w : p.warnings)
+    notes += w.find("which runs without the profiler") != std::string::npos;
+  EXPECT_EQ(notes, 3);
+}
+
 // --max-time (and --until-stable) stop the program as Ctrl-C would: the
 // workers get SIGINT too. Before, only the parent did; the workers ran on,
 // the tool waited for them until the descendant wait ran out (10 s by

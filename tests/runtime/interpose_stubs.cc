@@ -29,6 +29,10 @@ DelayEngine& delay_engine() { return g_test_engine; }
 ThreadState* current_thread() { return g_test_self; }
 bool is_original_process() { return int(getpid()) == g_test_pid; }
 void runtime_before_exec() {}
+// Not under `andweorc run`: exec_check.cc notes nothing.
+bool runtime_started_by_tool() { return false; }
+const char* runtime_library_name() { return ""; }
+void runtime_write_note_bounded(const char*) {}
 void runtime_before_dlclose() {}
 void runtime_shutdown_now() {}
 

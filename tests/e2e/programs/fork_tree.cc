@@ -9,7 +9,12 @@
 //   exec MS       the parent forks a child that execs this program as
 //                 `execd MS` and only waits; the new image runs worker_work
 //                 and counts "request" for MS ms of CPU.
+//   leave STATIC  images that leave the profile: a child execs STATIC (a
+//                 statically linked program), another execs /bin/true with
+//                 an environment of PATH only, and the parent posix_spawns
+//                 STATIC; it waits for the three.
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,6 +25,8 @@
 #include <cstring>
 
 #include "andweorc/andweorc.h"
+
+extern char** environ;
 
 volatile uint64_t g_sink;
 
@@ -113,6 +120,30 @@ int exec_child(const char* ms) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+int leave(const char* static_program) {
+  pid_t a = fork();
+  if (a == 0) {
+    execl(static_program, "static_child", nullptr);
+    _exit(127);
+  }
+  pid_t b = fork();
+  if (b == 0) {
+    char path[] = "PATH=/usr/bin:/bin";
+    char* const env[] = {path, nullptr};
+    execle("/bin/true", "true", nullptr, env);
+    _exit(127);
+  }
+  pid_t c = 0;
+  char* const args[] = {const_cast<char*>("static_child"), nullptr};
+  if (a < 0 || b < 0 ||
+      posix_spawn(&c, static_program, nullptr, nullptr, args, environ) != 0)
+    return 1;
+  int failed = 0, status;
+  while (wait(&status) > 0)
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) ++failed;
+  return failed;
+}
+
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "prefork";
   if (std::strcmp(mode, "prefork") == 0)
@@ -122,9 +153,11 @@ int main(int argc, char** argv) {
   if (std::strcmp(mode, "killed") == 0) return killed();
   if (std::strcmp(mode, "exec") == 0)
     return exec_child(argc > 2 ? argv[2] : "800");
+  if (std::strcmp(mode, "leave") == 0 && argc > 2) return leave(argv[2]);
   if (std::strcmp(mode, "execd") == 0)
     return execd(argc > 2 ? std::atol(argv[2]) : 800);
   std::fprintf(stderr,
-               "usage: fork_tree prefork [N MS]|grandchild|killed|exec [MS]\n");
+               "usage: fork_tree prefork [N MS]|grandchild|killed|exec [MS]|"
+               "leave STATIC\n");
   return 2;
 }
