@@ -72,31 +72,33 @@ TEST_F(ExecCheck, AStaticProgramIsNot) {
 TEST_F(ExecCheck, AnEnvironmentWithoutThePreloadOrTheDataDirectoryIsNot) {
   EXPECT_NE(reason("/bin/sh", env("LD_PRELOAD")).find("no LD_PRELOAD"),
             std::string::npos);
-  EXPECT_NE(reason("/bin/sh", env("ANDWEORC_DATA_DIR"))
-                .find("no ANDWEORC_DATA_DIR"),
-            std::string::npos);
+  EXPECT_NE(
+      reason("/bin/sh", env("ANDWEORC_DATA_DIR")).find("no ANDWEORC_DATA_DIR"),
+      std::string::npos);
   // Another library of the same directory is not ours.
   strings_ = {"LD_PRELOAD=/opt/x/lib/libandweorc.so.bak",
               "ANDWEORC_DATA_DIR=/tmp/d"};
   std::vector<char*> e = {strings_[0].data(), strings_[1].data(), nullptr};
   EXPECT_NE(reason("/bin/sh", e).find("no LD_PRELOAD"), std::string::npos);
   // An empty environment (execve with envp NULL).
-  EXPECT_NE(std::string(exec_unprofiled_reason("/bin/sh", nullptr,
-                                               "libandweorc.so"))
-                .find("no LD_PRELOAD"),
-            std::string::npos);
+  EXPECT_NE(
+      std::string(exec_unprofiled_reason("/bin/sh", nullptr, "libandweorc.so"))
+          .find("no LD_PRELOAD"),
+      std::string::npos);
 }
 
 TEST_F(ExecCheck, AScriptIsJudgedByItsInterpreter) {
   std::string sh = write("a.sh", "#!/bin/sh\nexit 0\n", 0755);
   EXPECT_EQ(reason(sh, env()), "");
-  std::string st = write("b.sh", std::string("#! ") + STATIC_CHILD + " -x\n",
-                         0755);
+  std::string st =
+      write("b.sh", std::string("#! ") + STATIC_CHILD + " -x\n", 0755);
   EXPECT_NE(reason(st, env()).find("statically linked"), std::string::npos);
 }
 
 TEST_F(ExecCheck, A32BitProgramIsNot) {
-  std::string elf = "\x7f" "ELF";
+  std::string elf =
+      "\x7f"
+      "ELF";
   elf += '\x01';  // ELFCLASS32
   elf += std::string(60, '\0');
   EXPECT_NE(reason(write("old", elf, 0755), env()).find("32-bit"),
