@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <time.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +21,8 @@
 #include "runtime/raw_writer.h"
 #include "runtime/real_functions.h"
 #include "runtime/runtime.h"
+#include "runtime/shared_tree.h"
+#include "symbols/symbolizer.h"
 
 namespace andweorc::coordinator {
 namespace {
@@ -43,6 +46,94 @@ void note(const std::string& text) {
   io_lock().unlock();
 }
 
+void sleep_ms(long ms) {
+  timespec ts{ms / 1000, (ms % 1000) * 1000000};
+  nanosleep(&ts, nullptr);
+}
+
+std::vector<std::string> registered_images(const runtime::TreeSegment& t) {
+  char paths[runtime::kTreeImages][runtime::kTreeImagePathMax];
+  int n = runtime::tree_registered_images(t, paths, runtime::kTreeImages);
+  return std::vector<std::string>(paths, paths + n);
+}
+
+// Sets *regen when a program registers that the catalog does not cover yet,
+// or when the coordinator stops (the experiments of the current table end).
+struct RegenWatch {
+  const runtime::TreeSegment* tree;
+  size_t covered;
+  bool regen = false;
+  bool done = false;
+};
+
+void* watch_registrations(void* arg) {
+  runtime::note_runtime_thread();
+  auto* w = static_cast<RegenWatch*>(arg);
+  while (!__atomic_load_n(&w->done, __ATOMIC_ACQUIRE)) {
+    if (__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE) ||
+        registered_images(*w->tree).size() != w->covered) {
+      __atomic_store_n(&w->regen, true, __ATOMIC_RELEASE);
+      break;
+    }
+    sleep_ms(20);
+  }
+  return nullptr;
+}
+
+// A first process without in-scope code of its own (a shell, a launcher;
+// shared_tree.h coordinator_state 3): the experiments are those of the
+// programs it starts. Each exec'd image registers its executable; each time
+// one appears the catalog is built anew from all of them (read from their
+// files) and the experiments go on with the new table. Experiments already
+// recorded keep their file:line names, so the analysis pools them across
+// tables.
+void run_for_started_programs(const symbols::ScopeMatcher& scope,
+                              ControlListener* controls) {
+  runtime::TreeSegment* t = runtime::tree();
+  symbols::Symbolizer symbolizer;  // keeps each file's DWARF between tables
+  std::vector<std::string> covered;
+  std::vector<std::string> said;
+  uint32_t generation = 0;
+  std::string problem;
+  while (!__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) {
+    if (registered_images(*t).size() == covered.size()) {
+      sleep_ms(20);
+      continue;
+    }
+    // The programs of one pipeline or `a & b` start together: give the
+    // others a moment to register, so that one table has them all.
+    sleep_ms(100);
+    covered = registered_images(*t);
+    std::vector<std::string> notes;
+    auto* catalog = LineCatalog::build_from_files(scope, covered, ++generation,
+                                                  &symbolizer, &notes)
+                        .release();  // its table is read until exit
+    for (const auto& n : notes)
+      if (std::find(said.begin(), said.end(), n) == said.end()) {
+        note(n);
+        said.push_back(n);
+      }
+    if (catalog->size() == 0) continue;
+    catalog->publish_generation();
+    ExperimentRunner runner(*g_config, *catalog, delay_engine());
+    if (controls != nullptr) runner.set_controls(controls);
+    RegenWatch watch{t, covered.size()};
+    pthread_t watcher;
+    if (real().pthread_create(&watcher, nullptr, watch_registrations, &watch) !=
+        0)
+      break;
+    problem = runner.run(&watch.regen);
+    __atomic_store_n(&watch.done, true, __ATOMIC_RELEASE);
+    pthread_join(watcher, nullptr);
+    // A problem of this table (a --fixed-line in none of its programs) may
+    // be gone with the next: wait for one.
+    while (!problem.empty() && !__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE) &&
+           registered_images(*t).size() == covered.size())
+      sleep_ms(20);
+  }
+  if (!problem.empty()) note(problem);
+}
+
 void* coordinator_main(void*) {
   runtime::note_runtime_thread();  // not a thread of the program
   __atomic_store_n(&g_running, true, __ATOMIC_RELEASE);
@@ -56,13 +147,16 @@ void* coordinator_main(void*) {
   // destroyed.
   auto* catalog = LineCatalog::build(scope, &notes).release();
   for (const auto& n : notes) note(n);
-  if (catalog->size() == 0) {
+  runtime::TreeSegment* tree = runtime::tree();
+  bool started_programs =
+      catalog->size() == 0 && tree != nullptr &&
+      !runtime::tree_joined_by_exec() &&
+      __atomic_load_n(&tree->coordinator_state, __ATOMIC_ACQUIRE) == 3;
+  if (catalog->size() == 0 && !started_programs) {
     note(
         "experiments: no in-scope source lines with code; nothing to speed "
         "up (check --binary-scope/--source-scope and build with -g)");
   } else if (!__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) {
-    publish_address_table(catalog->table());
-    ExperimentRunner runner(*g_config, *catalog, delay_engine());
     // The live page's controls (docs/live.md), when `run --live` made the
     // channel.
     std::string control_note;
@@ -70,13 +164,21 @@ void* coordinator_main(void*) {
     std::unique_ptr<ControlListener> controls = ControlListener::open_file(
         runtime::runtime_setting("ANDWEORC_CONTROL"), &control_note);
     if (!control_note.empty()) note(control_note);
-    if (controls) {
-      // Probes from the page are patched here, on this thread.
-      controls->set_probe_handler(runtime::probes_live_apply);
-      runner.set_controls(controls.get());
+    // Probes from the page are patched here, on this thread.
+    if (controls) controls->set_probe_handler(runtime::probes_live_apply);
+    if (started_programs) {
+      note(
+          "experiments: the program's first process has no in-scope code "
+          "(a shell or a launcher); the experiments run on the programs it "
+          "starts");
+      run_for_started_programs(scope, controls.get());
+    } else {
+      publish_address_table(catalog->table());
+      ExperimentRunner runner(*g_config, *catalog, delay_engine());
+      if (controls) runner.set_controls(controls.get());
+      std::string problem = runner.run(&g_stop);
+      if (!problem.empty()) note(problem);
     }
-    std::string problem = runner.run(&g_stop);
-    if (!problem.empty()) note(problem);
   }
   __atomic_store_n(&g_running, false, __ATOMIC_RELEASE);
   return nullptr;

@@ -28,76 +28,68 @@ std::string self_executable() {
   return n > 0 ? std::string(buf, size_t(n)) : "";
 }
 
-struct PendingRange {
+// Where build_from_files places its files (see there): 16 TiB up, 1 TiB
+// apart.
+constexpr uint64_t kOfflineBase = uint64_t(1) << 44;
+constexpr uint64_t kOfflineStride = uint64_t(1) << 40;
+
+// The module of `path`, or nullptr with a note saying why its lines cannot
+// be selected.
+symbols::Module* readable_module(symbols::Symbolizer* symbolizer,
+                                 const std::string& path,
+                                 std::vector<std::string>* notes) {
+  std::string error;
+  symbols::Module* mod = symbolizer->module(path, &error);
+  if (mod == nullptr) {
+    notes->push_back("experiments: cannot read " + path + ": " + error);
+    return nullptr;
+  }
+  if (!mod->has_dwarf()) {
+    notes->push_back("experiments: " + path +
+                     " has no debug info, so none of its lines can be "
+                     "selected. Fix: rebuild with -g");
+    return nullptr;
+  }
+  return mod;
+}
+
+}  // namespace
+
+struct LineCatalog::PendingRange {
   uint64_t lo, hi;
   uint32_t line, function;
 };
 
-}  // namespace
+// Accumulates the lines, functions and ranges of the objects added, then
+// turns them into the catalog's table.
+class LineCatalog::Builder {
+ public:
+  Builder(LineCatalog* cat, const symbols::ScopeMatcher& scope)
+      : cat_(cat), scope_(scope) {}
 
-std::unique_ptr<LineCatalog> LineCatalog::build(
-    const symbols::ScopeMatcher& scope, std::vector<std::string>* notes) {
-  auto cat = std::unique_ptr<LineCatalog>(new LineCatalog());
-  symbols::ProcessMaps maps =
-      symbols::ProcessMaps::parse(read_file("/proc/self/maps"));
-  std::string exe = self_executable();
-  symbols::Symbolizer symbolizer;
-  std::map<std::pair<std::string, int>, uint32_t> line_ids;
-  std::map<std::string, uint32_t> function_ids;
-  std::vector<PendingRange> pending;
-
-  auto function_id = [&](const std::string& name, uint32_t line) {
-    auto [it, added] =
-        function_ids.try_emplace(name, uint32_t(cat->functions_.size()));
-    if (added) cat->functions_.push_back(FunctionInfo{name, line});
-    return it->second;
-  };
-
-  std::map<std::string, bool> done;
-  for (const symbols::Mapping& m : maps.mappings()) {
-    if (!m.executable || m.path.empty() || m.path[0] != '/') continue;
-    if (!scope.binary_matches(m.path, exe) || done[m.path]) continue;
-    done[m.path] = true;
-    std::string error;
-    symbols::Module* mod = symbolizer.module(m.path, &error);
-    if (mod == nullptr) {
-      notes->push_back("experiments: cannot read " + m.path + ": " + error);
-      continue;
-    }
-    if (!mod->has_dwarf()) {
-      notes->push_back("experiments: " + m.path +
-                       " has no debug info, so none of its lines can be "
-                       "selected. Fix: rebuild with -g");
-      continue;
-    }
-    // Runtime address = ELF vaddr + bias, from this executable mapping.
-    uint64_t vaddr_at_start = 0;
-    if (!mod->file_offset_to_vaddr(m.offset, &vaddr_at_start)) continue;
-    uint64_t bias = m.start - vaddr_at_start;
-    // All executable mappings of this file, in vaddr space.
-    std::vector<std::pair<uint64_t, uint64_t>> text;
-    for (const symbols::Mapping& other : maps.mappings())
-      if (other.executable && other.path == m.path)
-        text.emplace_back(other.start - bias, other.end - bias);
-
+  // The in-scope lines of `mod` placed at `bias` (runtime address = ELF
+  // vaddr + bias). `text`: the ELF vaddr ranges mapped executable (a range
+  // starting elsewhere is not there); nullptr: every line-table range.
+  void add(symbols::Module* mod, uint64_t bias,
+           const std::vector<std::pair<uint64_t, uint64_t>>* text) {
     mod->for_each_line_range([&](std::string_view file, int line, uint64_t lo,
                                  uint64_t hi) {
-      bool mapped = std::any_of(text.begin(), text.end(), [&](auto& t) {
-        return lo >= t.first && lo < t.second;
-      });
-      if (!mapped) return;
+      if (text != nullptr &&
+          !std::any_of(text->begin(), text->end(),
+                       [&](auto& t) { return lo >= t.first && lo < t.second; }))
+        return;
       // The first in-scope frame of the inline chain at this address.
       std::vector<symbols::Frame> chain = mod->lookup(lo);
       const symbols::Frame* chosen = nullptr;
       for (const auto& f : chain) {
-        if (f.line > 0 && scope.source_matches(f.file)) {
+        if (f.line > 0 && scope_.source_matches(f.file)) {
           chosen = &f;
           break;
         }
       }
       if (chosen == nullptr) {
         // The line table may know a line the inline index does not.
-        if (!scope.source_matches(std::string(file))) return;
+        if (!scope_.source_matches(std::string(file))) return;
         static const symbols::Frame kNone;
         chosen = &kNone;
       }
@@ -110,49 +102,140 @@ std::unique_ptr<LineCatalog> LineCatalog::build(
       if (written_in.empty()) written_in = concrete;
       auto key = std::make_pair(chosen_file, chosen_line);
       auto [it, added] =
-          line_ids.try_emplace(key, uint32_t(cat->lines_.size()));
+          line_ids_.try_emplace(key, uint32_t(cat_->lines_.size()));
       if (added)
-        cat->lines_.push_back(LineInfo{chosen_file, chosen_line, written_in});
-      pending.push_back(PendingRange{lo + bias, hi + bias, it->second,
-                                     function_id(concrete, it->second)});
+        cat_->lines_.push_back(LineInfo{chosen_file, chosen_line, written_in});
+      pending_.push_back(PendingRange{lo + bias, hi + bias, it->second,
+                                      function_id(concrete, it->second)});
     });
   }
 
   // Sort, drop overlaps (first wins), merge neighbours of the same line.
-  std::sort(pending.begin(), pending.end(),
-            [](auto& a, auto& b) { return a.lo < b.lo; });
-  for (const PendingRange& r : pending) {
-    uint64_t lo = r.lo;
-    if (!cat->ranges_.empty()) {
-      auto& last = cat->ranges_.back();
-      if (lo < last.hi) lo = last.hi;
-      if (lo >= r.hi) continue;
-      if (last.hi == lo && last.line == r.line && last.function == r.function) {
-        last.hi = r.hi;
-        continue;
+  void finish(uint32_t generation) {
+    std::sort(pending_.begin(), pending_.end(),
+              [](auto& a, auto& b) { return a.lo < b.lo; });
+    auto& ranges = cat_->ranges_;
+    for (const PendingRange& r : pending_) {
+      uint64_t lo = r.lo;
+      if (!ranges.empty()) {
+        auto& last = ranges.back();
+        if (lo < last.hi) lo = last.hi;
+        if (lo >= r.hi) continue;
+        if (last.hi == lo && last.line == r.line &&
+            last.function == r.function) {
+          last.hi = r.hi;
+          continue;
+        }
       }
+      ranges.push_back(runtime::AddressRange{lo, r.hi, r.line, r.function});
     }
-    cat->ranges_.push_back(runtime::AddressRange{lo, r.hi, r.line, r.function});
+    cat_->line_samples_.reset(
+        new uint64_t[std::max<size_t>(1, cat_->lines_.size())]());
+    cat_->function_samples_.reset(
+        new uint64_t[std::max<size_t>(1, cat_->functions_.size())]());
+    cat_->table_ = runtime::AddressTable{cat_->ranges_.data(),
+                                         cat_->ranges_.size(),
+                                         cat_->line_samples_.get(),
+                                         cat_->lines_.size(),
+                                         cat_->function_samples_.get(),
+                                         cat_->functions_.size(),
+                                         generation};
   }
-  cat->line_samples_.reset(
-      new uint64_t[std::max<size_t>(1, cat->lines_.size())]());
-  cat->function_samples_.reset(
-      new uint64_t[std::max<size_t>(1, cat->functions_.size())]());
-  cat->table_ = runtime::AddressTable{
-      cat->ranges_.data(),          cat->ranges_.size(),
-      cat->line_samples_.get(),     cat->lines_.size(),
-      cat->function_samples_.get(), cat->functions_.size()};
+
+ private:
+  uint32_t function_id(const std::string& name, uint32_t line) {
+    auto [it, added] =
+        function_ids_.try_emplace(name, uint32_t(cat_->functions_.size()));
+    if (added) cat_->functions_.push_back(FunctionInfo{name, line});
+    return it->second;
+  }
+
+  LineCatalog* cat_;
+  const symbols::ScopeMatcher& scope_;
+  std::map<std::pair<std::string, int>, uint32_t> line_ids_;
+  std::map<std::string, uint32_t> function_ids_;
+  std::vector<PendingRange> pending_;
+};
+
+std::unique_ptr<LineCatalog> LineCatalog::build(
+    const symbols::ScopeMatcher& scope, std::vector<std::string>* notes) {
+  auto cat = std::unique_ptr<LineCatalog>(new LineCatalog());
+  symbols::ProcessMaps maps =
+      symbols::ProcessMaps::parse(read_file("/proc/self/maps"));
+  std::string exe = self_executable();
+  symbols::Symbolizer symbolizer;
+  Builder builder(cat.get(), scope);
+  std::map<std::string, bool> done;
+  for (const symbols::Mapping& m : maps.mappings()) {
+    if (!m.executable || m.path.empty() || m.path[0] != '/') continue;
+    if (!scope.binary_matches(m.path, exe) || done[m.path]) continue;
+    done[m.path] = true;
+    symbols::Module* mod = readable_module(&symbolizer, m.path, notes);
+    if (mod == nullptr) continue;
+    // Runtime address = ELF vaddr + bias, from this executable mapping.
+    uint64_t vaddr_at_start = 0;
+    if (!mod->file_offset_to_vaddr(m.offset, &vaddr_at_start)) continue;
+    uint64_t bias = m.start - vaddr_at_start;
+    // All executable mappings of this file, in vaddr space.
+    std::vector<std::pair<uint64_t, uint64_t>> text;
+    for (const symbols::Mapping& other : maps.mappings())
+      if (other.executable && other.path == m.path)
+        text.emplace_back(other.start - bias, other.end - bias);
+    builder.add(mod, bias, &text);
+  }
+  builder.finish(0);
   cat->move_to_tree();
   return cat;
 }
 
-void LineCatalog::move_to_tree() {
+std::unique_ptr<LineCatalog> LineCatalog::build_from_files(
+    const symbols::ScopeMatcher& scope, const std::vector<std::string>& paths,
+    uint32_t generation, symbols::Symbolizer* symbolizer,
+    std::vector<std::string>* notes) {
+  auto cat = std::unique_ptr<LineCatalog>(new LineCatalog());
+  Builder builder(cat.get(), scope);
+  std::vector<runtime::TreeModule> modules;
+  for (size_t k = 0; k < paths.size(); ++k) {
+    // MAIN is each process's main executable: each of these is one.
+    if (!scope.binary_matches(paths[k], paths[k])) continue;
+    symbols::Module* mod = readable_module(symbolizer, paths[k], notes);
+    if (mod == nullptr) continue;
+    // Each file at a bias of its own, far above where Linux maps anything
+    // in this process by default (a 47-bit user space; mmap hands out
+    // addresses from below the stack, the program from 0x55..): a sample of
+    // this process never falls in them, and exec'd images translate them
+    // object by object (shared_tree.h, TreeModule).
+    uint64_t bias = kOfflineBase + k * kOfflineStride;
+    runtime::TreeModule m{};
+    if (!runtime::tree_module_of_file(paths[k].c_str(), bias, &m)) {
+      notes->push_back("experiments: " + paths[k] +
+                       " has no GNU build-id, so its lines cannot be "
+                       "matched in the processes that run it");
+      continue;
+    }
+    builder.add(mod, bias, nullptr);
+    modules.push_back(m);
+  }
+  builder.finish(generation);
+  cat->move_to_tree(&modules);
+  cat->modules_ = std::move(modules);
+  return cat;
+}
+
+void LineCatalog::move_to_tree(
+    const std::vector<runtime::TreeModule>* modules) {
   runtime::TreeSegment* t = runtime::tree();
   if (t == nullptr) return;
   // Whether images exec'd from now on join this coordinator's experiments
-  // (shared_tree.h): not when it has nothing to experiment on.
+  // (shared_tree.h): not when it has nothing to experiment on. (A tree
+  // whose first process has no code is the coordinator's to say: state 3.)
   if (lines_.empty()) {
-    __atomic_store_n(&t->coordinator_state, 2u, __ATOMIC_RELEASE);
+    // The first process of the tree (a shell, a launcher): its coordinator
+    // runs the experiments of the programs it starts, which join and say
+    // what they run (coordinator.cc). An exec'd image, or a catalog of
+    // those programs that holds nothing, changes nothing.
+    if (modules == nullptr && !runtime::tree_joined_by_exec())
+      __atomic_store_n(&t->coordinator_state, 3u, __ATOMIC_RELEASE);
     return;
   }
   size_t nr = ranges_.size(), nl = std::max<size_t>(1, lines_.size()),
@@ -168,12 +251,26 @@ void LineCatalog::move_to_tree() {
     return;
   }
   std::copy(ranges_.begin(), ranges_.end(), ranges);
-  *table = runtime::AddressTable{ranges,        nr, ls,
-                                 lines_.size(), fs, functions_.size()};
+  *table = runtime::AddressTable{
+      ranges, nr, ls, lines_.size(), fs, functions_.size(), table_.generation};
   table_ptr_ = table;
+  if (modules != nullptr) return;  // published with the table (publish())
   // Exec'd images translate the table object by object (build-id, offset).
   runtime::tree_publish_modules(t, *table);
   __atomic_store_n(&t->coordinator_state, 1u, __ATOMIC_RELEASE);
+}
+
+void LineCatalog::publish_generation() const {
+  runtime::TreeSegment* t = runtime::tree();
+  if (t == nullptr || !runtime::tree_holds(t, table_ptr_, sizeof *table_ptr_))
+    return;
+  // A sequence word: odd while the table and its modules change, so that an
+  // image never translates one generation's table by another's modules.
+  __atomic_add_fetch(&t->table_generation, 1u, __ATOMIC_ACQ_REL);
+  runtime::tree_publish_module_list(t, modules_.data(),
+                                    uint32_t(modules_.size()));
+  runtime::publish_address_table(table_ptr_);
+  __atomic_add_fetch(&t->table_generation, 1u, __ATOMIC_RELEASE);
 }
 
 std::vector<uint32_t> LineCatalog::find(const std::string& file,

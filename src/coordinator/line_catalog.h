@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "runtime/address_table.h"
+#include "runtime/shared_tree.h"
 #include "symbols/scope.h"
+#include "symbols/symbolizer.h"
 
 namespace andweorc::coordinator {
 
@@ -37,6 +39,20 @@ class LineCatalog {
   // modules without debug info).
   static std::unique_ptr<LineCatalog> build(const symbols::ScopeMatcher& scope,
                                             std::vector<std::string>* notes);
+
+  // A tree whose first process has no in-scope code (a shell: shared_tree.h,
+  // coordinator_state 3): the catalog of the executables the tree's exec'd
+  // images run, read from their files, each placed at an address of its own
+  // that no sample of this process can have. The table, in the tree's arena,
+  // carries `generation`; publish_generation() makes it the tree's.
+  static std::unique_ptr<LineCatalog> build_from_files(
+      const symbols::ScopeMatcher& scope, const std::vector<std::string>& paths,
+      uint32_t generation, symbols::Symbolizer* symbolizer,
+      std::vector<std::string>* notes);
+  // Publishes a build_from_files table and its objects to the tree (the
+  // exec'd images translate it). Does nothing without a tree or when the
+  // table could not be put in its arena.
+  void publish_generation() const;
 
   // In a process tree (runtime/shared_tree.h) the table and its sample
   // counts live in the tree's shared arena: fork children see it (even those
@@ -67,9 +83,15 @@ class LineCatalog {
   runtime::AddressTable table_;
   // &table_, or its copy in the tree's arena (move_to_tree).
   const runtime::AddressTable* table_ptr_ = &table_;
+  // build_from_files: the objects its table covers, at their biases.
+  std::vector<runtime::TreeModule> modules_;
   // Copies the table into the process tree's arena when there is one (all or
   // nothing: a table half in private memory would be garbage in a child).
-  void move_to_tree();
+  // `modules`: a build_from_files table (published by publish_generation,
+  // not here).
+  void move_to_tree(const std::vector<runtime::TreeModule>* modules = nullptr);
+  struct PendingRange;
+  class Builder;
 };
 
 }  // namespace andweorc::coordinator

@@ -82,6 +82,11 @@ ANDWEORC_SIGNAL_SAFE bool selection_matches(const AddressTable& t,
   SelectionShared* shared = __atomic_load_n(&g_sel, __ATOMIC_ACQUIRE);
   int32_t sel = __atomic_load_n(&shared->selected, __ATOMIC_ACQUIRE);
   if (sel < 0 || range < 0 || size_t(range) >= t.range_count) return false;
+  // An exec'd image may still use the previous table for a few ms after
+  // the coordinator replaced it: its ids mean other lines there. (The
+  // generation is stored before `selected`, whose acquire load is above.)
+  if (__atomic_load_n(&shared->generation, __ATOMIC_RELAXED) != t.generation)
+    return false;
   const AddressRange& r = t.ranges[range];
   if (__atomic_load_n(&shared->granularity, __ATOMIC_RELAXED) ==
       int(Granularity::kFunction))
@@ -90,6 +95,13 @@ ANDWEORC_SIGNAL_SAFE bool selection_matches(const AddressTable& t,
 }
 
 void set_selection(int32_t id, Granularity g) {
+  // The coordinator selects from the table it published last.
+  const AddressTable* t = __atomic_load_n(&g_sel->table, __ATOMIC_ACQUIRE);
+  if (const AddressTable* p =
+          __atomic_load_n(&g_private_table, __ATOMIC_ACQUIRE))
+    t = p;
+  __atomic_store_n(&g_sel->generation, t != nullptr ? t->generation : 0u,
+                   __ATOMIC_RELAXED);
   __atomic_store_n(&g_sel->granularity, int32_t(g), __ATOMIC_RELAXED);
   __atomic_store_n(&g_sel->selected, id, __ATOMIC_RELEASE);
 }

@@ -30,6 +30,11 @@ struct AddressTable {
   size_t line_count = 0;
   uint64_t* function_samples = nullptr;  // function id -> samples
   size_t function_count = 0;
+  // Which of the coordinator's tables this is (its ids): a process tree
+  // whose first process has no code of its own builds a new table each time
+  // a program with code joins (shared_tree.h, coordinator_state 3). A
+  // selection is only ever matched against the table it was made for.
+  uint32_t generation = 0;
 };
 
 // The published table, or nullptr before the coordinator built one.
@@ -56,6 +61,7 @@ struct SelectionShared {
   const AddressTable* table = nullptr;
   int32_t selected = -1;
   int32_t granularity = 0;  // Granularity
+  uint32_t generation = 0;  // the AddressTable::generation `selected` is of
 };
 // Uses `shared` from now on (start-up only, before sampling starts; the
 // current table and selection are carried over).

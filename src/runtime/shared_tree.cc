@@ -175,6 +175,54 @@ ANDWEORC_SIGNAL_SAFE void tree_note_exec() {
     __atomic_add_fetch(&t->execs, 1, __ATOMIC_RELEASE);
 }
 
+bool tree_register_image(TreeSegment* t, const char* path) {
+  size_t len = strlen(path);
+  if (t == nullptr || len == 0 || len >= kTreeImagePathMax) return false;
+  for (int i = 0; i < kTreeImages; ++i) {
+    TreeImage& e = t->images[i];
+    uint32_t state = __atomic_load_n(&e.state, __ATOMIC_ACQUIRE);
+    // One being written may be this path too: wait for it (a writer
+    // finishes within microseconds; one killed meanwhile is given 10 ms).
+    for (int spin = 0; state == 1 && spin < 1000; ++spin) {
+      timespec pause{0, 10 * 1000};
+      raw_syscall(SYS_nanosleep, long(&pause), 0);
+      state = __atomic_load_n(&e.state, __ATOMIC_ACQUIRE);
+    }
+    if (state == 2) {
+      if (e.path_len == len && memcmp(e.path, path, len) == 0) return true;
+      continue;
+    }
+    if (state != 0) continue;
+    uint32_t expected = 0;
+    if (!__atomic_compare_exchange_n(&e.state, &expected, 1u, false,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+      --i;  // taken meanwhile: look at it again
+      continue;
+    }
+    memcpy(e.path, path, len);
+    e.path[len] = '\0';
+    e.path_len = uint32_t(len);
+    __atomic_store_n(&e.state, 2u, __ATOMIC_RELEASE);
+    return true;
+  }
+  __atomic_store_n(&t->images_full, 1u, __ATOMIC_RELAXED);
+  return false;
+}
+
+int tree_registered_images(const TreeSegment& t, char (*out)[kTreeImagePathMax],
+                           int max) {
+  int n = 0;
+  for (int i = 0; i < kTreeImages && n < max; ++i) {
+    const TreeImage& e = t.images[i];
+    if (__atomic_load_n(&e.state, __ATOMIC_ACQUIRE) != 2) continue;
+    uint32_t len = e.path_len < kTreeImagePathMax ? e.path_len : 0;
+    memcpy(out[n], e.path, len);
+    out[n][len] = '\0';
+    ++n;
+  }
+  return n;
+}
+
 uint64_t tree_total_except(const TreeSegment& t, int index, int32_t skip_pid) {
   if (index < 0 || index >= kTreePoints) return 0;
   uint64_t total = 0;

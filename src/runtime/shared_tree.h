@@ -72,6 +72,17 @@ struct TreeModule {
   uint8_t build_id[kBuildIdMax];
 };
 
+// The main executable of an image that joined while the first process had
+// no code of its own (coordinator_state 3): the coordinator builds its
+// table from these files. state: 0 free, 1 being written, 2 ready.
+inline constexpr int kTreeImages = 16;
+inline constexpr size_t kTreeImagePathMax = 512;
+struct TreeImage {
+  uint32_t state;
+  uint32_t path_len;
+  char path[kTreeImagePathMax];
+};
+
 struct TreeSegment {
   uint64_t magic;
   TreeSegment* self;  // its address in the first process (and fork copies)
@@ -100,10 +111,19 @@ struct TreeSegment {
   uint32_t module_count;
   // The first process's coordinator: 0 not known yet (building its table,
   // or no experiments), 1 it runs experiments on its table, 2 it has no
-  // in-scope code (a shell, a launcher). An image exec'd after 2 runs its
-  // own experiments instead of joining (atomic).
+  // in-scope code and no tree to run them in (an image exec'd after 2 runs
+  // its own experiments instead of joining), 3 it has no in-scope code
+  // itself (a shell, a launcher) and runs the experiments of the programs
+  // it starts: each exec'd image registers its executable (images[]), and
+  // the coordinator builds a new table from all of them each time one
+  // appears (table_generation; atomic).
   uint32_t coordinator_state;
+  // Bumped (release) after selection.table was replaced by a table of a
+  // new generation (coordinator_state 3): images translate it again.
+  uint32_t table_generation;
   TreeModule modules[kTreeModules];
+  TreeImage images[kTreeImages];
+  uint32_t images_full;  // an image found no free entry (atomic)
   TreePoint points[kTreePoints];
   TreeProcess processes[kTreeProcesses];
   // IP endpoints of the tree's processes (shared_tree_net.h): a loopback
@@ -134,9 +154,28 @@ const void* tree_arena_local(const TreeSegment* t, const void* p);
 // hold code of `table`, so exec'd images can translate it (before the table
 // is published).
 void tree_publish_modules(TreeSegment* t, const AddressTable& table);
+// The module of the ELF file at `path` placed at `bias` (its build-id and
+// executable extent), for tree_publish_module_list; false when the file
+// cannot be read or has no build-id. Ordinary code.
+bool tree_module_of_file(const char* path, uint64_t bias, TreeModule* out);
+// The same for objects the coordinator did not load itself (their files
+// read offline, at the biases it chose: coordinator_state 3). At most
+// kTreeModules; written before the table is published.
+void tree_publish_module_list(TreeSegment* t, const TreeModule* modules,
+                              uint32_t n);
 // Exec'd image: starts a thread that waits for the coordinator's table,
-// translates it into this image's addresses and publishes it here.
+// translates it into this image's addresses and publishes it here; under
+// coordinator_state 3 it first registers the image's executable and then
+// translates every new generation of the table.
 void tree_start_follower();
+// Registers `path` (an image's main executable) in images[] unless it is
+// there already. False when the list is full (images_full is set) or the
+// path too long. Ordinary code (start-up of an exec'd image).
+bool tree_register_image(TreeSegment* t, const char* path);
+// The ready entries of images[], in registration order, into out[k]
+// (paths up to kTreeImagePathMax); returns how many.
+int tree_registered_images(const TreeSegment& t, char (*out)[kTreeImagePathMax],
+                           int max);
 // Detaches this process (its runtime stopped): its threads no longer use
 // the segment's experiment state. Start-up/fork-child only.
 void tree_forget();

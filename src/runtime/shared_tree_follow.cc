@@ -5,11 +5,13 @@
 // selection: the same line id is the same code in every process. Ordinary
 // code (dl_iterate_phdr, allocation), never in a handler.
 #include <elf.h>
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <vector>
@@ -21,25 +23,31 @@
 namespace andweorc::runtime {
 namespace {
 
-// The GNU build-id of an object, from its PT_NOTE segments; 0 when none.
+// The GNU build-id in the notes [p, end); 0 when none.
+uint32_t note_build_id(const char* p, const char* end, uint8_t* out) {
+  while (p + sizeof(ElfW(Nhdr)) <= end) {
+    auto* n = reinterpret_cast<const ElfW(Nhdr)*>(p);
+    const char* name = p + sizeof *n;
+    const char* desc = name + ((n->n_namesz + 3) & ~3u);
+    if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+        memcmp(name, "GNU", 4) == 0 && n->n_descsz <= kBuildIdMax &&
+        desc + n->n_descsz <= end) {
+      memcpy(out, desc, n->n_descsz);
+      return n->n_descsz;
+    }
+    p = desc + ((n->n_descsz + 3) & ~3u);
+  }
+  return 0;
+}
+
+// The GNU build-id of a loaded object, from its PT_NOTE segments; 0 when
+// none.
 uint32_t build_id_of(const dl_phdr_info* info, uint8_t* out) {
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr)& ph = info->dlpi_phdr[i];
     if (ph.p_type != PT_NOTE) continue;
     auto* p = reinterpret_cast<const char*>(info->dlpi_addr + ph.p_vaddr);
-    const char* end = p + ph.p_memsz;
-    while (p + sizeof(ElfW(Nhdr)) <= end) {
-      auto* n = reinterpret_cast<const ElfW(Nhdr)*>(p);
-      const char* name = p + sizeof *n;
-      const char* desc = name + ((n->n_namesz + 3) & ~3u);
-      if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
-          memcmp(name, "GNU", 4) == 0 && n->n_descsz <= kBuildIdMax &&
-          desc + n->n_descsz <= end) {
-        memcpy(out, desc, n->n_descsz);
-        return n->n_descsz;
-      }
-      p = desc + ((n->n_descsz + 3) & ~3u);
-    }
+    if (uint32_t n = note_build_id(p, p + ph.p_memsz, out)) return n;
   }
   return 0;
 }
@@ -117,28 +125,65 @@ const AddressTable* translate_tree_table(TreeSegment* t,
       theirs.line_count,
       static_cast<uint64_t*>(
           const_cast<void*>(tree_arena_local(t, theirs.function_samples))),
-      theirs.function_count};
+      theirs.function_count,
+      theirs.generation};
   return table;
 }
 
+// This image's main executable, for the coordinator of a tree whose first
+// process has no code (coordinator_state 3).
+void register_executable(TreeSegment* t) {
+  char path[kTreeImagePathMax];
+  ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+  if (n <= 0) return;
+  path[n] = '\0';
+  tree_register_image(t, path);
+}
+
+// The coordinator's current table translated here, or nullptr when none
+// is published yet or it changed while being read (table_generation is a
+// sequence word: odd while the coordinator replaces table and modules).
+// `*seen` is the coordinator's table this translation is of.
+const AddressTable* translate_current(TreeSegment* t,
+                                      const AddressTable** seen) {
+  uint32_t g0 = __atomic_load_n(&t->table_generation, __ATOMIC_ACQUIRE);
+  if ((g0 & 1u) != 0) return nullptr;
+  const AddressTable* theirs =
+      __atomic_load_n(&t->selection.table, __ATOMIC_ACQUIRE);
+  if (theirs == nullptr || theirs == *seen ||
+      __atomic_load_n(&t->module_count, __ATOMIC_ACQUIRE) == 0)
+    return nullptr;
+  auto* local = static_cast<const AddressTable*>(tree_arena_local(t, theirs));
+  const AddressTable* mine = translate_tree_table(t, *local);
+  if (__atomic_load_n(&t->table_generation, __ATOMIC_ACQUIRE) != g0)
+    return nullptr;  // torn: the next look gets the new one whole
+  *seen = theirs;
+  return mine;
+}
+
 // Waits for the coordinator's table (it may still be reading DWARF when
-// this image starts), then publishes its translation here.
+// this image starts), then publishes its translation here. Under
+// coordinator_state 3 it registers this image's executable first and
+// then translates each new table for as long as the image runs (every 20
+// ms: a selection of a newer table matches nothing here meanwhile, see
+// AddressTable::generation).
 void* follow_tree_table(void*) {
   TreeSegment* t = tree();
-  for (int i = 0; t != nullptr && i < 60 * 200; ++i) {  // 60 s at most
-    const AddressTable* theirs =
-        __atomic_load_n(&t->selection.table, __ATOMIC_ACQUIRE);
-    if (theirs != nullptr &&
-        __atomic_load_n(&t->module_count, __ATOMIC_ACQUIRE) > 0) {
-      auto* local =
-          static_cast<const AddressTable*>(tree_arena_local(t, theirs));
-      if (const AddressTable* mine = translate_tree_table(t, *local))
-        publish_address_table(mine);
-      return nullptr;
+  const AddressTable* seen = nullptr;
+  bool registered = false;
+  for (int i = 0; t != nullptr; ++i) {
+    uint32_t state = __atomic_load_n(&t->coordinator_state, __ATOMIC_ACQUIRE);
+    if (state == 2) return nullptr;
+    if (state == 3 && !registered) {
+      register_executable(t);
+      registered = true;
     }
-    if (__atomic_load_n(&t->coordinator_state, __ATOMIC_ACQUIRE) == 2)
-      return nullptr;
-    timespec ts{0, 5 * 1000 * 1000};
+    const AddressTable* before = seen;
+    if (const AddressTable* mine = translate_current(t, &seen))
+      publish_address_table(mine);
+    if (state != 3 && seen != before) return nullptr;  // one table for good
+    if (state != 3 && i >= 60 * 200) return nullptr;   // 60 s at most
+    timespec ts{0, (state == 3 ? 20 : 5) * 1000 * 1000};
     nanosleep(&ts, nullptr);
   }
   return nullptr;
@@ -159,6 +204,48 @@ void tree_publish_modules(TreeSegment* t, const AddressTable& table) {
       continue;
     t->modules[n++] = m;
   }
+  __atomic_store_n(&t->module_count, n, __ATOMIC_RELEASE);
+}
+
+bool tree_module_of_file(const char* path, uint64_t bias, TreeModule* out) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  TreeModule m{};
+  m.bias = bias;
+  m.lo = ~uint64_t(0);
+  ElfW(Ehdr) eh;
+  bool ok = pread(fd, &eh, sizeof eh, 0) == ssize_t(sizeof eh) &&
+            memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
+            eh.e_ident[EI_CLASS] == ELFCLASS64;
+  for (unsigned i = 0; ok && i < eh.e_phnum; ++i) {
+    ElfW(Phdr) ph;
+    if (pread(fd, &ph, sizeof ph, off_t(eh.e_phoff + i * eh.e_phentsize)) !=
+        ssize_t(sizeof ph))
+      break;
+    if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X)) {
+      m.lo = std::min<uint64_t>(m.lo, bias + ph.p_vaddr);
+      m.hi = std::max<uint64_t>(m.hi, bias + ph.p_vaddr + ph.p_memsz);
+    }
+    if (ph.p_type != PT_NOTE || m.build_id_len != 0 || ph.p_filesz > 65536)
+      continue;
+    std::vector<char> notes(ph.p_filesz);
+    if (pread(fd, notes.data(), notes.size(), off_t(ph.p_offset)) !=
+        ssize_t(notes.size()))
+      continue;
+    m.build_id_len =
+        note_build_id(notes.data(), notes.data() + notes.size(), m.build_id);
+  }
+  close(fd);
+  if (!ok || m.build_id_len == 0 || m.lo >= m.hi) return false;
+  *out = m;
+  return true;
+}
+
+void tree_publish_module_list(TreeSegment* t, const TreeModule* modules,
+                              uint32_t n) {
+  if (t == nullptr || tree_joined_by_exec()) return;
+  if (n > uint32_t(kTreeModules)) n = kTreeModules;
+  for (uint32_t i = 0; i < n; ++i) t->modules[i] = modules[i];
   __atomic_store_n(&t->module_count, n, __ATOMIC_RELEASE);
 }
 

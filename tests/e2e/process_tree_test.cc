@@ -177,6 +177,51 @@ TEST_F(ProcessTree, AWorkerKilledByItsMasterKeepsItsSamples) {
   EXPECT_TRUE(warned);
 }
 
+// A pipeline of two programs started by a shell (issue 15): the shell, the
+// first process, has no code of its own, so its coordinator runs the
+// experiments of the programs it starts, from a table of both executables
+// (each read from its file, translated into each image by build-id). Either
+// stage's line can be selected, the hits come from the process that runs
+// it, and both stages take part in every experiment. Before, each program
+// ran experiments of its own, and a line of one never delayed the other.
+TEST_F(ProcessTree, APipelineOfTwoProgramsStartedByAShellIsOneProgram) {
+  std::string programs = PROGRAMS_DIR;
+  std::string source = std::string(PROGRAMS_SRC) + "/pipe_stage.cc";
+  std::string pipeline =
+      programs + "/pipe_produce 6000 | " + programs + "/pipe_consume";
+  for (const char* marker : {"PRODUCE_LINE", "CONSUME_LINE"}) {
+    std::string fixed =
+        "pipe_stage.cc:" + std::to_string(line_of(source, marker));
+    std::vector<std::string> cmd = {
+        ANDWEORC_BIN, "run", "-q",           "-o",  dir_ + "/p.json",
+        "--seed",     "7",   "--fixed-line", fixed, "--fixed-speedup",
+        "50",         "--",  "sh",           "-c",  pipeline};
+    RunResult r = run_command(cmd);
+    ASSERT_EQ(r.status, 0) << r.err;
+    profile::ReadResult read = profile::read_profile(dir_ + "/p.json");
+    ASSERT_TRUE(read.ok()) << read.error;
+    const profile::Profile& p = *read.profile;
+    uint64_t hits = 0, visits = 0;
+    for (const auto& e : p.experiments) {
+      EXPECT_EQ(e.line, line_of(source, marker)) << marker;
+      hits += e.selected_samples;
+      for (const auto& pt : e.points)
+        if (pt.name == "record") visits += pt.visits;
+    }
+    EXPECT_GE(p.experiments.size(), 3u) << marker;
+    EXPECT_GT(hits, 0u) << marker;
+    EXPECT_GT(visits, 0u) << marker;
+    int stages = 0;
+    for (const auto& proc : p.processes)
+      if (proc.executable.find("pipe_") != std::string::npos &&
+          proc.samples > 0) {
+        ++stages;
+        EXPECT_GT(proc.experiments, 0) << proc.executable << " " << marker;
+      }
+    EXPECT_EQ(stages, 2) << marker;
+  }
+}
+
 // Images the loader will not preload the runtime into leave the profile,
 // and the profile says which and why (issue 15): a statically linked
 // program (exec'd by a child, and posix_spawn'ed by the parent) and

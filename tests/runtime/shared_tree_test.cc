@@ -5,10 +5,13 @@
 #include "runtime/shared_tree.h"
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstring>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "runtime/delay_engine.h"
@@ -249,6 +252,59 @@ TEST(TreeSegment, RequestsForFreshTotalsAreAnswered) {
   ghost->pid = 999999999;
   EXPECT_EQ(tree_request_totals(t, me, 1000000), 1);
   ghost->exited = 1;
+}
+
+// The executables of a shell's started programs (coordinator_state 3):
+// each once, in the order they came, until the list is full (then said).
+TEST(TreeImages, EachExecutableOnceInOrderUntilFull) {
+  auto t = std::make_unique<TreeSegment>();
+  std::memset(static_cast<void*>(t.get()), 0, sizeof *t);
+  EXPECT_TRUE(tree_register_image(t.get(), "/bin/a"));
+  EXPECT_TRUE(tree_register_image(t.get(), "/bin/b"));
+  EXPECT_TRUE(tree_register_image(t.get(), "/bin/a"));  // a second a
+  char out[kTreeImages][kTreeImagePathMax];
+  ASSERT_EQ(tree_registered_images(*t, out, kTreeImages), 2);
+  EXPECT_STREQ(out[0], "/bin/a");
+  EXPECT_STREQ(out[1], "/bin/b");
+  EXPECT_FALSE(tree_register_image(t.get(), ""));
+  EXPECT_FALSE(tree_register_image(
+      t.get(), std::string(kTreeImagePathMax, 'x').c_str()));
+  for (int i = 2; i < kTreeImages; ++i)
+    EXPECT_TRUE(
+        tree_register_image(t.get(), ("/bin/p" + std::to_string(i)).c_str()));
+  EXPECT_EQ(t->images_full, 0u);
+  EXPECT_FALSE(tree_register_image(t.get(), "/bin/one-too-many"));
+  EXPECT_EQ(t->images_full, 1u);
+  EXPECT_EQ(tree_registered_images(*t, out, kTreeImages), kTreeImages);
+  EXPECT_EQ(tree_registered_images(*t, out, 3), 3);
+}
+
+// Two processes register at once (a pipeline's stages start together):
+// neither is lost, neither is there twice.
+TEST(TreeImages, ConcurrentRegistrationsAcrossAFork) {
+  void* mem = mmap(nullptr, sizeof(TreeSegment), PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(mem, MAP_FAILED);
+  auto* t = static_cast<TreeSegment*>(mem);
+  pid_t child = fork();
+  if (child == 0) {
+    for (int i = 0; i < 6; ++i)
+      tree_register_image(t, ("/bin/c" + std::to_string(i)).c_str());
+    tree_register_image(t, "/bin/shared");
+    _exit(0);
+  }
+  for (int i = 0; i < 6; ++i)
+    tree_register_image(t, ("/bin/p" + std::to_string(i)).c_str());
+  tree_register_image(t, "/bin/shared");
+  int status;
+  waitpid(child, &status, 0);
+  char out[kTreeImages][kTreeImagePathMax];
+  int n = tree_registered_images(*t, out, kTreeImages);
+  EXPECT_EQ(n, 13);
+  int shared = 0;
+  for (int i = 0; i < n; ++i) shared += std::strcmp(out[i], "/bin/shared") == 0;
+  EXPECT_EQ(shared, 1);
+  munmap(mem, sizeof(TreeSegment));
 }
 
 }  // namespace
