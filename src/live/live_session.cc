@@ -306,13 +306,22 @@ void LiveSession::observe(double time_s,
       p.maps = symbols::ProcessMaps::parse(p.text);
       p.names.clear();
     }
+    if (batch.label_tables && batch.label_tables->size() != p.label_tables) {
+      p.label_tables = batch.label_tables->size();
+      p.machinery = ingest::LabelResolver(*batch.label_tables);
+    }
     for (const ingest::RawSample& s : batch.samples) {
       if (s.frames.empty()) continue;
       stack.clear();
       for (size_t i = s.frames.size(); i-- > 0;) {
+        // A return address points after the call: the call is before it.
+        if (p.machinery.is_machinery(i > 0 ? s.frames[i] - 1 : s.frames[i]))
+          continue;
         const std::vector<std::string>& names = names_at(p, s.frames[i], i > 0);
         stack.insert(stack.end(), names.rbegin(), names.rend());
       }
+      // Only label machinery: as the exports show an empty stack.
+      if (stack.empty()) stack.push_back("[unknown]");
       by_function[stack.back()] += s.weight;
       stacks[stack] += s.weight;
     }

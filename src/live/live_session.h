@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "ingest/experiment_tail.h"
+#include "ingest/label_resolver.h"
 #include "ingest/raw_reader.h"
 #include "live/control_channel.h"
 #include "live/line_stream.h"
@@ -118,6 +119,10 @@ class LiveSession {
   struct ProcessView {
     std::string text;
     symbols::ProcessMaps maps;
+    // The label trampolines' code, hidden from stacks as in the written
+    // profile (rebuilt when the tail has seen another table).
+    size_t label_tables = 0;
+    ingest::LabelResolver machinery{{}};
     // address * 2 + is_return_address -> names_at(); emptied with a new
     // snapshot, and when it grows past a bound.
     std::unordered_map<uint64_t, std::vector<std::string>> names;

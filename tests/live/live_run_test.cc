@@ -52,6 +52,39 @@ std::vector<json> read_lines(const std::string& path) {
   return out;
 }
 
+// The written profile's heaviest stack as `report -f folded` prints it,
+// without its "[label ...]" frames (the live graph has no labels).
+std::string heaviest_stack(const std::string& profile) {
+  auto folded = run_command({ANDWEORC_BIN, "report", "-f", "folded", profile});
+  EXPECT_EQ(folded.status, 0) << folded.err;
+  std::istringstream lines(folded.out);
+  std::string line, heaviest;
+  uint64_t most = 0;
+  while (std::getline(lines, line)) {
+    size_t space = line.rfind(' ');
+    uint64_t n = std::stoull(line.substr(space + 1));
+    if (n > most) most = n, heaviest = line.substr(0, space);
+  }
+  while (heaviest.rfind("[label ", 0) == 0)
+    heaviest.erase(0, heaviest.find(';') + 1);
+  return heaviest;
+}
+
+// Whether a flame graph (report/flame_json.h) has a frame whose path from
+// the outermost frame, joined by ';', is `path`.
+bool has_path(const json& g, const std::string& path) {
+  std::vector<std::string> above;  // the frames above the node being read
+  for (const json& n : g["nodes"]) {
+    above.resize(n[2].get<size_t>() - 1);
+    above.push_back(g["names"][n[0].get<size_t>()]);
+    std::string joined;
+    for (const std::string& f : above)
+      joined += (joined.empty() ? "" : ";") + f;
+    if (joined == path) return true;
+  }
+  return false;
+}
+
 TEST_F(LiveRun, JsonLinesFollowTheRunAndEndWithTheProfilesAnswer) {
   std::string stream = dir_ + "/live.jsonl", prof = dir_ + "/profile.json";
   // 2.5 s: time for several one-per-second updates and a few dozen
@@ -112,26 +145,8 @@ TEST_F(LiveRun, JsonLinesFollowTheRunAndEndWithTheProfilesAnswer) {
   EXPECT_TRUE(hot) << flame.dump();
   // Its frames are the written profile's: the profile's heaviest stack
   // (`report -f folded`) is a path of the live graph.
-  auto folded = run_command({ANDWEORC_BIN, "report", "-f", "folded", prof});
-  ASSERT_EQ(folded.status, 0) << folded.err;
-  std::istringstream folded_lines(folded.out);
-  std::string line, heaviest;
-  uint64_t most = 0;
-  while (std::getline(folded_lines, line)) {
-    size_t space = line.rfind(' ');
-    uint64_t n = std::stoull(line.substr(space + 1));
-    if (n > most) most = n, heaviest = line.substr(0, space);
-  }
-  std::vector<std::string> path;  // the frames above the node being read
-  bool found = false;
-  for (const json& n : flame["nodes"]) {
-    path.resize(n[2].get<size_t>() - 1);
-    path.push_back(flame["names"][n[0].get<size_t>()]);
-    std::string joined;
-    for (const std::string& f : path) joined += (joined.empty() ? "" : ";") + f;
-    found = found || joined == heaviest;
-  }
-  EXPECT_TRUE(found) << heaviest << "\n" << flame.dump();
+  std::string heaviest = heaviest_stack(prof);
+  EXPECT_TRUE(has_path(flame, heaviest)) << heaviest << "\n" << flame.dump();
   auto report = run_command({ANDWEORC_BIN, "report", "-f", "json", prof});
   ASSERT_EQ(report.status, 0) << report.err;
   EXPECT_EQ(final["ranking"], json::parse(report.out)["analysis"]);
@@ -231,6 +246,26 @@ TEST_F(LiveRun, TheServedStateHasTheProgramsCallStacks) {
     if (total["names"][n[0].get<size_t>()] == "transform_item")
       deepest = std::max(deepest, n[2].get<int>());
   EXPECT_GE(deepest, 3) << total.dump();
+}
+
+// Labelled calls go through the runtime's trampolines: the live graph
+// hides them, as the written profile's stacks do.
+TEST_F(LiveRun, LabelTrampolinesAreNotFramesOfTheFlameGraph) {
+  std::string stream = dir_ + "/live.jsonl", prof = dir_ + "/profile.json";
+  auto r = run_command({ANDWEORC_BIN, "run", "-q", "--live-json", stream, "-o",
+                        prof, "--", LABEL_SERVER, "1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<json> lines = read_lines(stream);
+  ASSERT_FALSE(lines.empty());
+  const json& flame = lines.back()["flame"]["total"];
+  ASSERT_GT(flame["samples"].get<uint64_t>(), 0u);
+  for (const json& name : flame["names"])
+    EXPECT_EQ(name.get<std::string>().find("andweorc_label_trampoline"),
+              std::string::npos)
+        << name;
+  EXPECT_GT(samples_of(flame, "search_work"), 0u) << flame.dump();
+  std::string heaviest = heaviest_stack(prof);
+  EXPECT_TRUE(has_path(flame, heaviest)) << heaviest << "\n" << flame.dump();
 }
 
 TEST_F(LiveRun, ANonLoopbackAddressIsRefusedBeforeAnythingRuns) {
