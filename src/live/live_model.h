@@ -80,8 +80,8 @@ struct LiveModelOptions {
   // snapshot shows: nodes of at least this share of the span, at most
   // flame_max_out of them (a page and a stream line stay small).
   size_t stack_max_nodes = StackProfile::kDefaultMaxNodes;
-  double flame_min_share = 0.005;
-  size_t flame_max_out = 1500;
+  double flame_min_share = report::kFlameMinShare;
+  size_t flame_max_out = report::kFlameMaxFrames;
 };
 
 class LiveModel {

@@ -11,7 +11,9 @@ namespace andweorc::report {
 
 // {"samples", "cut", "pruned_nodes", "pruned_samples", "names": [...],
 //  "nodes": [[name index, samples, depth], ...]}: nodes in preorder,
-// siblings by name, depth 1 for the outermost frames.
+// siblings by name, depth 1 for the outermost frames. A differential
+// graph's nodes have a fourth element, the base profile's samples at the
+// same path, and the object "base_samples".
 nlohmann::ordered_json flame_json(const FlameGraph& g);
 
 }  // namespace andweorc::report

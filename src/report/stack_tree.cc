@@ -104,6 +104,15 @@ StackTree::Place StackTree::add(const std::vector<std::string>& stack,
   return p;
 }
 
+uint64_t StackTree::weight_of(const std::vector<std::string>& path) const {
+  uint32_t at = kRoot;
+  for (const std::string& name : path) {
+    at = child(at, name);
+    if (at == NameTable::kNone) return 0;
+  }
+  return nodes_[at].total;
+}
+
 size_t StackTree::missing(const std::vector<std::string>& stack) const {
   uint32_t at = kRoot;
   for (size_t i = 0; i < stack.size(); ++i) {

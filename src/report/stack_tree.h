@@ -52,7 +52,16 @@ struct FlameGraph {
     bool operator==(const Node&) const = default;
   };
   std::vector<Node> nodes;
+  // A differential graph (profile_flame.h): another profile's samples at
+  // each node's path (one per node), and all of its samples.
+  std::vector<uint64_t> base;
+  uint64_t base_samples = 0;
 };
+
+// What a page is sent by default: frames of at least 0.5% of the span's
+// samples, at most 1500 of them (a page stays small and quick to draw).
+inline constexpr double kFlameMinShare = 0.005;
+inline constexpr size_t kFlameMaxFrames = 1500;
 
 // The pseudo-frame a cut weight shows as, under the frame it stopped at.
 inline constexpr const char* kCutFrameName = "[deeper frames not kept]";
@@ -77,6 +86,8 @@ class StackTree {
 
   // Adds `weight` (> 0) for a stack of function names, outermost first.
   Place add(const std::vector<std::string>& stack, uint64_t weight);
+  // The weight of the node at `path` (outermost first), 0 when absent.
+  uint64_t weight_of(const std::vector<std::string>& path) const;
   // How many frames of `stack` have no node yet (what add() would make).
   size_t missing(const std::vector<std::string>& stack) const;
   // Takes back weight that add() put at `p`; nodes left without weight

@@ -10,7 +10,11 @@
 // everything again); the zoom is kept across draw() calls by the frame's
 // path of names, so a live page can redraw every second. Hovering shows
 // the function, its samples and its share of the span (and of the zoomed
-// frame). Names are text, never markup. (This file sits inside a script
+// frame). A differential graph (nodes with a fourth element, the base
+// profile's samples at the same path, and "base_samples") is coloured by
+// the change of share: red where the frame has a larger share of the
+// graph's samples than of the base's, blue where smaller. Names are text,
+// never markup. (This file sits inside a script
 // element: no closing script tag or comment opener, even in comments.)
 (function () {
   'use strict';
@@ -29,13 +33,21 @@
            Math.round(58 + 14 * ((h >>> 8) & 255) / 255) + '%)';
   }
 
+  // A differential frame: the share it gains (red) or loses (blue) against
+  // the base, the strongest change of the graph at full colour.
+  function diffColor(d, strongest) {
+    const t = strongest > 0 ? Math.min(1, Math.abs(d) / strongest) : 0;
+    return 'hsl(' + (d >= 0 ? 0 : 215) + ', 75%, ' +
+           Math.round(94 - 38 * t) + '%)';
+  }
+
   // Each node's position in samples from the span's left edge, its parent
   // and its path of names (the zoom's key).
   function layout(g) {
     const out = [];
     const parents = [-1];  // by depth: the last node seen at that depth
     const cursor = [0, 0];
-    for (const [ni, value, depth] of g.nodes) {
+    for (const [ni, value, depth, base] of g.nodes) {
       const parent = depth > 1 ? parents[depth - 1] : -1;
       const x = cursor[depth] || 0;
       cursor[depth] = x + value;
@@ -43,14 +55,17 @@
       parents[depth] = out.length;
       const name = g.names[ni];
       const key = (parent >= 0 ? out[parent].key : '') + '\u0000' + name;
-      out.push({name, value, depth, x, parent, key});
+      out.push({name, value, depth, x, parent, key, base});
     }
     return out;
   }
 
-  // create(holder, {unit: 'samples'}) -> {draw(graph), zoomed()}.
+  // create(holder, {unit: 'samples', sides: ['slow calls', 'other calls']})
+  // -> {draw(graph), zoomed()}; `sides` names a differential graph's two
+  // profiles in the hover text.
   function create(holder, options) {
     const unit = (options && options.unit) || 'samples';
+    const sides = (options && options.sides) || ['this profile', 'the base'];
     const box = el('div', {class: 'flame'});
     const tip = el('div', {class: 'flame-tip', hidden: 'hidden'});
     holder.replaceChildren(box, tip);
@@ -66,10 +81,17 @@
       if (focus && focus !== n && focus.value !== total) {
         text += ', ' + share(n.value, focus.value) + ' of ' + focus.name;
       }
+      if (n.base !== undefined) {
+        text = n.name + ': ' + share(n.value, total) + ' of the ' + sides[0] +
+            '\' ' + unit + ' (' + n.value + '), ' +
+            share(n.base, graph.base_samples) + ' of the ' + sides[1] +
+            '\' (' + n.base + ')';
+      }
       tip.textContent = text;
       tip.hidden = false;
-      tip.style.left = Math.min(ev.clientX + 12,
-                                window.innerWidth - 320) + 'px';
+      // Beside the pointer, within the window.
+      tip.style.left = Math.max(0, Math.min(
+          ev.clientX + 12, window.innerWidth - tip.offsetWidth - 8)) + 'px';
       tip.style.top = (ev.clientY + 14) + 'px';
     }
 
@@ -88,8 +110,8 @@
       const frames = [];
       const all = el('div', {class: 'flame-frame flame-all' +
                                     (focus ? ' flame-ancestor' : ''),
-                             'data-name': 'all', 'data-samples':
-                                 String(g.samples), title: ''},
+                             'data-name': 'all',
+                             'data-samples': String(g.samples)},
                      'all (' + g.samples + ' ' + unit + ')');
       all.style.left = '0';
       all.style.width = '100%';
@@ -97,6 +119,12 @@
       all.addEventListener('click', () => { focusKey = ''; draw(graph); });
       frames.push(all);
       let depthMax = 0;
+      // A differential graph's change of share per frame, and the largest.
+      const diff = g.base_samples !== undefined;
+      const change = n => (g.samples > 0 ? n.value / g.samples : 0) -
+          (g.base_samples > 0 ? n.base / g.base_samples : 0);
+      const strongest = diff ? Math.max(0, ...nodes.map(n =>
+                                            Math.abs(change(n)))) : 0;
       nodes.forEach((n, i) => {
         let x0, w;
         if (onPath.has(i) && n !== focus) {
@@ -119,7 +147,9 @@
         f.style.left = (x0 * 100) + '%';
         f.style.width = (w * 100) + '%';
         f.style.top = (n.depth * kRowPx) + 'px';
-        f.style.background = color(n.name);
+        f.style.background = diff ? diffColor(change(n), strongest)
+                                  : color(n.name);
+        if (diff) f.dataset.change = change(n).toFixed(4);
         f.addEventListener('mousemove', ev => show(ev, n, focus));
         f.addEventListener('mouseleave', () => { tip.hidden = true; });
         f.addEventListener('click', () => {
