@@ -14,7 +14,7 @@ constexpr size_t kNoCap = SIZE_MAX;
 
 // Every stack of p, outermost frame first; an empty one as "[unknown]",
 // as the folded export shows it.
-void fill(const profile::Profile& p, StackTree* tree) {
+void add_stacks_of(const profile::Profile& p, StackTree* tree) {
   std::vector<std::string> names;
   for (const profile::Stack& s : p.stacks) {
     names.clear();
@@ -31,7 +31,7 @@ FlameGraph profile_flame(const profile::Profile& p, double min_share,
                          size_t max_out) {
   NameTable names;
   StackTree tree(&names, kNoCap);
-  fill(p, &tree);
+  add_stacks_of(p, &tree);
   return tree.graph(min_share, max_out);
 }
 
@@ -40,8 +40,8 @@ FlameGraph profile_flame_against(const profile::Profile& p,
                                  size_t max_out) {
   NameTable names;
   StackTree tree(&names, kNoCap), other(&names, kNoCap);
-  fill(p, &tree);
-  fill(base, &other);
+  add_stacks_of(p, &tree);
+  add_stacks_of(base, &other);
   FlameGraph g = tree.graph(min_share, max_out);
   g.base_samples = other.weight();
   // Each node's path, rebuilt from the preorder depths.

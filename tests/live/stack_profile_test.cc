@@ -14,7 +14,7 @@
 namespace andweorc::live {
 namespace {
 
-using testing::flame_text;
+using ::andweorc::testing::flame_text;
 
 TEST(StackProfile, TheWindowDropsExactlyWhatIsWindowOld) {
   StackProfile p(10);

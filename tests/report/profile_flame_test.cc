@@ -17,9 +17,9 @@
 namespace andweorc::report {
 namespace {
 
-using testing::flame_text;
+using ::andweorc::testing::flame_text;
 
-profile::Frame frame(const std::string& function, bool inlined = false) {
+profile::Frame named_frame(const std::string& function, bool inlined = false) {
   profile::Frame f;
   f.function = function;
   f.module = "/usr/bin/prog";
@@ -31,8 +31,8 @@ profile::Frame frame(const std::string& function, bool inlined = false) {
 // a library without symbols, and a stack with no frame at all.
 profile::Profile profile_with_stacks() {
   profile::Profile p;
-  p.frames = {frame("hash", true), frame("run"), frame("main"), frame(""),
-              frame("io")};
+  p.frames = {named_frame("hash", true), named_frame("run"),
+              named_frame("main"), named_frame(""), named_frame("io")};
   p.frames[3].module = "/lib/libz.so.1";
   p.stacks = {profile::Stack{{0, 1, 2}, 6, {}},  // leaf first
               profile::Stack{{1, 2}, 2, {}}, profile::Stack{{3, 4, 2}, 3, {}},
@@ -70,7 +70,8 @@ TEST(ProfileFlame, TheDifferentialGraphCarriesTheBaseAtEachPath) {
 
 TEST(ProfileFlame, TheHtmlTraceDataHasTheSlowCallsGraph) {
   profile::Profile p;
-  p.frames = {frame("slow_path"), frame("handle"), frame("fast_part")};
+  p.frames = {named_frame("slow_path"), named_frame("handle"),
+              named_frame("fast_part")};
   p.stacks = {profile::Stack{{0, 1}, 9, {}}, profile::Stack{{2, 1}, 21, {}}};
   p.samples = 30;
   profile::TracedFunction t;

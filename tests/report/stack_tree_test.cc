@@ -13,7 +13,7 @@
 namespace andweorc::report {
 namespace {
 
-using testing::flame_text;
+using ::andweorc::testing::flame_text;
 
 TEST(StackTree, InclusiveWeightsInPreorderSiblingsByName) {
   NameTable names;
