@@ -1,6 +1,7 @@
 // experiment_tail.cc: see experiment_tail.h.
 #include "ingest/experiment_tail.h"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -110,7 +111,8 @@ std::vector<ExperimentTail::ProcessSamples> ExperimentTail::take_samples() {
   std::vector<ProcessSamples> out;
   for (auto& [path, state] : files_) {
     if (state.samples.empty()) continue;
-    out.push_back({state.pid, &state.maps, std::move(state.samples)});
+    out.push_back({state.pid, &state.maps, &state.label_tables,
+                   std::move(state.samples)});
     state.samples.clear();
   }
   return out;
@@ -157,6 +159,20 @@ void ExperimentTail::read_new(const std::string& path, FileState* state) {
       state->ended = true;
     } else if (keep_samples_ && rh.type == raw::kMaps) {
       state->maps = buf.substr(body, rh.size);
+    } else if (keep_samples_ && rh.type == raw::kLabelBinding) {
+      // Only which code is label machinery: a binding per table, without
+      // the labels (their bindings grow with the run).
+      RawLabelBinding b;
+      auto same_table = [&b](const RawLabelBinding& t) {
+        return t.table_start == b.table_start && t.table_end == b.table_end;
+      };
+      if (decode_label_binding(buf, body, body + rh.size, &b) &&
+          std::none_of(state->label_tables.begin(), state->label_tables.end(),
+                       same_table)) {
+        b.key.clear();
+        b.value.clear();
+        state->label_tables.push_back(std::move(b));
+      }
     } else if (rh.type == raw::kThread) {
       raw::ThreadRecord tr;
       if (rh.size >= sizeof tr) {

@@ -59,6 +59,9 @@ class ExperimentTail {
     int pid = 0;
     const std::string* maps = nullptr;  // its last maps snapshot; stays
                                         // valid while the tail lives
+    // One label binding per trampoline table seen (the label machinery a
+    // stack hides, LabelResolver::is_machinery); valid as `maps`.
+    const std::vector<RawLabelBinding>* label_tables = nullptr;
     std::vector<RawSample> samples;
   };
   std::vector<ProcessSamples> take_samples();
@@ -68,9 +71,10 @@ class ExperimentTail {
     uint64_t offset = 0;  // next unread record; 0 = header not read yet
     bool ignored = false;
     int pid = 0;
-    std::vector<RawPoint> points;    // the last snapshot
-    uint64_t threads = 0;            // thread-start records seen
-    std::string maps;                // the last maps snapshot
+    std::vector<RawPoint> points;               // the last snapshot
+    uint64_t threads = 0;                       // thread-start records seen
+    std::string maps;                           // the last maps snapshot
+    std::vector<RawLabelBinding> label_tables;  // one per table (bounded)
     std::vector<RawSample> samples;  // kept since the last take_samples()
     uint64_t period_ns = 0;          // the process's sample period
     bool ended = false;              // its end record was read

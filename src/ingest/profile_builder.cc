@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "ingest/experiment_cpu.h"
+#include "ingest/frame_chain.h"
 #include "ingest/label_resolver.h"
 #include "ingest/trace_join.h"
 #include "runtime/raw_format.h"
@@ -102,19 +103,8 @@ const std::vector<uint32_t>& frames_for(ProcessContext& ctx, MapsSnapshot& snap,
       symbolizer.symbolize(snap.maps, address, is_return_address);
   std::vector<uint32_t> ids;
   bool binary_in = scope.binary_matches(loc.module, ctx.raw.executable);
-  for (const auto& sf : loc.frames) {
-    profile::Frame f;
-    f.function = sf.function;
-    f.file = sf.file;
-    f.line = sf.line;
-    f.module = loc.module;
-    f.inlined = sf.inlined;
+  for (profile::Frame& f : frame_chain(loc)) {
     f.in_scope = binary_in && f.line > 0 && scope.source_matches(f.file);
-    ids.push_back(table.intern(f));
-  }
-  if (ids.empty()) {
-    profile::Frame f;
-    f.module = loc.module;
     ids.push_back(table.intern(f));
   }
   return cache.emplace(address, std::move(ids)).first->second;

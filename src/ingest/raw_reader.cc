@@ -60,6 +60,26 @@ void decode_samples(const std::string& buf, size_t pos, size_t end,
                           [out](const RawSample& s) { out->push_back(s); });
 }
 
+bool decode_label_binding(const std::string& buf, size_t pos, size_t end,
+                          RawLabelBinding* out) {
+  raw::LabelBindingRecord r;
+  if (!read_pod(buf, pos, end, &r)) return false;
+  pos += sizeof r;
+  RawLabelBinding b;
+  b.time_ns = r.time_ns;
+  b.start = r.start;
+  b.end = r.end;
+  b.table_start = r.table_start;
+  b.table_end = r.table_end;
+  b.trampoline = r.trampoline;
+  if (!read_string(buf, &pos, end, r.key_len, &b.key)) return false;
+  if (pos + r.value_len > end) return false;
+  b.value = buf.substr(pos, r.value_len);
+  if (b.start >= b.end) return false;  // not a code range: ignore
+  *out = std::move(b);
+  return true;
+}
+
 bool decode_points(const std::string& buf, size_t pos, size_t end,
                    std::vector<RawPoint>* out) {
   raw::PointsHeader ph;
@@ -114,25 +134,6 @@ bool decode_experiment(const std::string& buf, size_t pos, size_t end,
 }
 
 namespace {
-
-void parse_label_binding(const std::string& buf, size_t pos, size_t end,
-                         RawProcess* out) {
-  raw::LabelBindingRecord r;
-  if (!read_pod(buf, pos, end, &r)) return;
-  pos += sizeof r;
-  RawLabelBinding b;
-  b.time_ns = r.time_ns;
-  b.start = r.start;
-  b.end = r.end;
-  b.table_start = r.table_start;
-  b.table_end = r.table_end;
-  b.trampoline = r.trampoline;
-  if (!read_string(buf, &pos, end, r.key_len, &b.key)) return;
-  if (pos + r.value_len > end) return;
-  b.value = buf.substr(pos, r.value_len);
-  if (b.start >= b.end) return;  // not a code range: ignore
-  out->label_bindings.push_back(std::move(b));
-}
 
 // out->maps was just read; time_ns is its kMapsTime (0: none, as from an
 // older writer: it then counts as taken with the previous snapshot, so a file
@@ -222,9 +223,12 @@ void apply_record(uint32_t type, const std::string& buf, size_t body,
         out->experiments.push_back(std::move(e));
       break;
     }
-    case raw::kLabelBinding:
-      parse_label_binding(buf, body, end, out);
+    case raw::kLabelBinding: {
+      RawLabelBinding b;
+      if (decode_label_binding(buf, body, end, &b))
+        out->label_bindings.push_back(std::move(b));
       break;
+    }
     case raw::kTraceNames:
     case raw::kTraceCalls:
     case raw::kTraceStats:

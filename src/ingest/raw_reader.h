@@ -132,6 +132,11 @@ void decode_samples(const std::string& buf, size_t pos, size_t end,
 bool decode_points(const std::string& buf, size_t pos, size_t end,
                    std::vector<RawPoint>* out);
 
+// Decodes the payload of one kLabelBinding record, buf[pos, end); false
+// for a torn record or one that is not a code range.
+bool decode_label_binding(const std::string& buf, size_t pos, size_t end,
+                          RawLabelBinding* out);
+
 // Decodes the payload of one kExperiment record, buf[pos, end). Returns
 // false for a torn record or a speed-up outside 0..100.
 bool decode_experiment(const std::string& buf, size_t pos, size_t end,

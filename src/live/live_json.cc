@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "experiments/convergence_summary.h"
+#include "report/flame_json.h"
 #include "report/json_report.h"
 
 namespace andweorc::live {
@@ -61,10 +62,18 @@ OJson functions_json(const std::vector<FunctionShare>& v) {
   return out;
 }
 
+OJson flames_json(const LiveSnapshot& s) {
+  return OJson{{"window_s", s.samples_window_s},
+               {"min_share", s.flame_min_share},
+               {"node_limit", s.flame_node_limit},
+               {"recent", report::flame_json(s.recent_flame)},
+               {"total", report::flame_json(s.total_flame)}};
+}
+
 }  // namespace
 
 OJson snapshot_json(const LiveSnapshot& s, const std::string& kind,
-                    uint64_t dropped, bool history) {
+                    uint64_t dropped, bool history, bool flame) {
   OJson points = OJson::array();
   for (const PointSeries& p : s.points)
     points.push_back(OJson{
@@ -85,6 +94,7 @@ OJson snapshot_json(const LiveSnapshot& s, const std::string& kind,
                             {"total_samples", s.total_samples},
                             {"recent", functions_json(s.recent_functions)},
                             {"total", functions_json(s.total_functions)}}},
+          {"flame", flame ? flames_json(s) : OJson()},
           {"dropped", dropped}};
   if (history) j["history"] = history_json(s);
   return j;

@@ -16,14 +16,15 @@ namespace andweorc::live {
 inline constexpr int kLiveSchemaVersion = 1;
 
 // {"schema", "kind", "time_s", "experiments", "experiments_per_s",
-//  "convergence", "ranking", "points", "samples", "dropped"}; with `history`
-//  also
+//  "convergence", "ranking", "points", "samples", "flame", "dropped"}; with
+// `history` also
 // "history": {"convergence": [...], "points": [...]}, the whole series the
-// page plots. kind is "update" while the program runs, "final" for the
-// last line (the written profile's experiments).
+// page plots. "flame" is the two flame graphs with `flame`, else null.
+// kind is "update" while the program runs, "final" for the last line (the
+// written profile's experiments).
 nlohmann::ordered_json snapshot_json(const LiveSnapshot& s,
                                      const std::string& kind, uint64_t dropped,
-                                     bool history);
+                                     bool history, bool flame);
 
 // snapshot_json dumped on one line, with '\n'; invalid UTF-8 in names
 // (file paths are bytes) is replaced, never thrown on.

@@ -112,6 +112,11 @@ LiveSnapshot LiveModel::tick(double time_s) {
   out.total_samples = samples_.total_samples();
   out.recent_functions = samples_.recent(time_s, o_.top_functions);
   out.total_functions = samples_.total(o_.top_functions);
+  stacks_.advance(time_s);
+  out.recent_flame = stacks_.recent(o_.flame_min_share, o_.flame_max_out);
+  out.total_flame = stacks_.total(o_.flame_min_share, o_.flame_max_out);
+  out.flame_min_share = o_.flame_min_share;
+  out.flame_node_limit = stacks_.max_nodes();
 
   for (auto& [key, s] : series_) {
     s.rates.emplace_back(time_s, rate_now(s, time_s));

@@ -1,6 +1,7 @@
 // live_model.h: what `andweorc run --live` / `--live-json` show while the
 // program runs: the experiments so far, their ranking and convergence, and
-// progress-point rates over time, and a flat sampling profile.
+// progress-point rates over time, a flat sampling profile and the flame
+// graph of the sampled call stacks.
 //
 // Fed by the monitor's raw-file tail (ingest/experiment_tail.h): new
 // experiments and each poll's progress-point totals, stamped with the time
@@ -20,6 +21,7 @@
 #include "experiments/analysis.h"
 #include "ingest/raw_reader.h"
 #include "live/sample_profile.h"
+#include "live/stack_profile.h"
 #include "planner/convergence.h"
 #include "profile/profile.h"
 
@@ -56,6 +58,10 @@ struct LiveSnapshot {
   double samples_window_s = 0;
   uint64_t recent_samples = 0, total_samples = 0;
   std::vector<FunctionShare> recent_functions, total_functions;
+  // The flame graphs of the same two spans, pruned for display.
+  FlameGraph recent_flame, total_flame;
+  double flame_min_share = 0;
+  size_t flame_node_limit = 0;  // per tree (StackProfile's cap)
   // The live controls' state in a few words ("experiments paused, pinned
   // to main.cc:42 (1 line)"); "" before any control was applied. Set by
   // the session, not the model (live_session.h).
@@ -70,12 +76,20 @@ struct LiveModelOptions {
   size_t max_history = 3600;     // ticks kept per series (an hour at 1/s)
   double samples_window_s = 10;  // "the last N seconds" of the profile
   size_t top_functions = 20;     // per span, in a snapshot
+  // The flame graphs: nodes kept per tree (window, whole run), and what a
+  // snapshot shows: nodes of at least this share of the span, at most
+  // flame_max_out of them (a page and a stream line stay small).
+  size_t stack_max_nodes = StackProfile::kDefaultMaxNodes;
+  double flame_min_share = report::kFlameMinShare;
+  size_t flame_max_out = report::kFlameMaxFrames;
 };
 
 class LiveModel {
  public:
   explicit LiveModel(LiveModelOptions options = {})
-      : o_(options), samples_(options.samples_window_s) {}
+      : o_(options),
+        samples_(options.samples_window_s),
+        stacks_(options.samples_window_s, options.stack_max_nodes) {}
 
   // New experiments, in the order the tail returned them.
   void add_experiments(const std::vector<profile::Experiment>& fresh,
@@ -87,6 +101,10 @@ class LiveModel {
   void add_samples(const std::map<std::string, uint64_t>& by_function,
                    double time_s) {
     samples_.add(time_s, by_function);
+  }
+  // Call stacks seen at time_s (function names, outermost first).
+  void add_stacks(const StackCounts& stacks, double time_s) {
+    stacks_.add(time_s, stacks);
   }
   // Replaces the experiments with the final, complete list (the written
   // profile's), so the last snapshot is the profile's answer.
@@ -128,6 +146,7 @@ class LiveModel {
   std::map<std::pair<std::string, std::string>, Series> series_;
   std::vector<ConvergenceTick> convergence_history_;
   SampleProfile samples_;
+  StackProfile stacks_;
 };
 
 }  // namespace andweorc::live

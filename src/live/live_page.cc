@@ -8,12 +8,13 @@
 namespace andweorc::live {
 namespace {
 
-// As the report's: only our three scripts may run (named by their hashes);
+// As the report's: only our four scripts may run (named by their hashes);
 // the page may fetch from its own origin only (the state it polls).
 std::string content_security_policy() {
   return "default-src 'none'; connect-src 'self'; script-src 'sha256-" +
          std::string(report::kUplotJsSha256) + "' 'sha256-" +
          std::string(report::kDomJsSha256) + "' 'sha256-" +
+         std::string(report::kFlameJsSha256) + "' 'sha256-" +
          std::string(kLiveJsSha256) +
          "'; style-src 'unsafe-inline'; img-src data:";
 }
@@ -29,6 +30,7 @@ std::string live_page(const std::string& title) {
       content_security_policy() +
       "\">\n<title>andweorc live: " + report::escape_html(title) + "</title>\n";
   out += "<style>" + std::string(report::kUplotCss) + "</style>\n";
+  out += "<style>" + std::string(report::kFlameCss) + "</style>\n";
   out += "<style>" + std::string(kLiveCss) + "</style>\n";
   out +=
       "</head>\n<body>\n<noscript>This page draws its tables and plots "
@@ -37,6 +39,7 @@ std::string live_page(const std::string& title) {
       report::escape_html(title) + "</h1></main>\n";
   out += "<script>" + std::string(report::kUplotJs) + "</script>\n";
   out += "<script>" + std::string(report::kDomJs) + "</script>\n";
+  out += "<script>" + std::string(report::kFlameJs) + "</script>\n";
   out += "<script>" + std::string(kLiveJs) + "</script>\n";
   out += "</body>\n</html>\n";
   return out;

@@ -5,11 +5,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <filesystem>
-
 #include "andweorc/andweorc.h"
+#include "ingest/frame_chain.h"
 #include "live/live_json.h"
 #include "live/live_page.h"
+#include "report/frame_name.h"
 
 namespace andweorc::live {
 
@@ -294,17 +294,40 @@ void LiveSession::observe(double time_s,
   model_.add_experiments(fresh, time_s);
   model_.add_point_totals(tail.point_totals(), time_s);
   model_.set_threads(tail.threads());
+  // Each sample's stack, outermost frame first, and its innermost
+  // function for the flat profile.
+  StackCounts stacks;
   std::map<std::string, uint64_t> by_function;
+  std::vector<std::string> stack;
   for (const auto& batch : tail.take_samples()) {
-    auto& [text, maps] = maps_[batch.pid];
-    if (batch.maps && *batch.maps != text) {
-      text = *batch.maps;
-      maps = symbols::ProcessMaps::parse(text);
+    ProcessView& p = processes_[batch.pid];
+    if (batch.maps && *batch.maps != p.text) {
+      p.text = *batch.maps;
+      p.maps = symbols::ProcessMaps::parse(p.text);
+      p.names.clear();
     }
-    for (const ingest::RawSample& s : batch.samples)
-      by_function[function_of(s.frames[0], maps)] += s.weight;
+    if (batch.label_tables && batch.label_tables->size() != p.label_tables) {
+      p.label_tables = batch.label_tables->size();
+      p.machinery = ingest::LabelResolver(*batch.label_tables);
+    }
+    for (const ingest::RawSample& s : batch.samples) {
+      if (s.frames.empty()) continue;
+      stack.clear();
+      for (size_t i = s.frames.size(); i-- > 0;) {
+        // A return address points after the call: the call is before it.
+        if (p.machinery.is_machinery(i > 0 ? s.frames[i] - 1 : s.frames[i]))
+          continue;
+        const std::vector<std::string>& names = names_at(p, s.frames[i], i > 0);
+        stack.insert(stack.end(), names.rbegin(), names.rend());
+      }
+      // Only label machinery: as the exports show an empty stack.
+      if (stack.empty()) stack.push_back("[unknown]");
+      by_function[stack.back()] += s.weight;
+      stacks[stack] += s.weight;
+    }
   }
   model_.add_samples(by_function, time_s);
+  model_.add_stacks(stacks, time_s);
   // The stream gets one line per period. The page also gets a new
   // experiment at once (the aim: visible within 2 s of its end, and the
   // page polls every 0.5 s).
@@ -312,16 +335,21 @@ void LiveSession::observe(double time_s,
   if (due || (server_ && !fresh.empty())) publish(time_s, "update", due);
 }
 
-// The sampled instruction's innermost function; "[module]" when it has no
-// symbol (a stripped library), "[unknown]" outside any mapping.
-std::string LiveSession::function_of(uint64_t address,
-                                     const symbols::ProcessMaps& maps) {
-  symbols::Location l = symbolizer_.symbolize(maps, address, false);
-  if (!l.frames.empty() && !l.frames[0].function.empty())
-    return l.frames[0].function;
-  if (!l.module.empty())
-    return "[" + std::filesystem::path(l.module).filename().string() + "]";
-  return "[unknown]";
+const std::vector<std::string>& LiveSession::names_at(ProcessView& p,
+                                                      uint64_t address,
+                                                      bool is_return_address) {
+  // A bound on the cache: a long run's distinct addresses are the code's
+  // call sites, but a process that maps new code again and again has more.
+  constexpr size_t kMaxCached = 1 << 16;
+  uint64_t key = address * 2 + (is_return_address ? 1 : 0);
+  auto it = p.names.find(key);
+  if (it != p.names.end()) return it->second;
+  if (p.names.size() >= kMaxCached) p.names.clear();
+  std::vector<std::string> names;
+  for (const profile::Frame& f : ingest::frame_chain(
+           symbolizer_.symbolize(p.maps, address, is_return_address)))
+    names.push_back(report::frame_name(f));
+  return p.names.emplace(key, std::move(names)).first->second;
 }
 
 void LiveSession::publish(double time_s, const std::string& kind, bool line) {
@@ -340,9 +368,15 @@ void LiveSession::publish(double time_s, const std::string& kind, bool line) {
   }
   bool final = kind == "final";
   if (stream_ && line) {
+    // The flame graphs in the first line, then in a line at least
+    // window_s later (their "last N s" never overlap), and in the final
+    // line: a stream of an hour's run stays a few MB.
+    bool flame = final || last_flame_line_s_ < 0 ||
+                 time_s - last_flame_line_s_ >= snap.samples_window_s;
+    if (flame) last_flame_line_s_ = time_s;
     // The dropped count as of this line; the final line's is exact.
-    std::string line =
-        snapshot_line(snapshot_json(snap, kind, stream_->dropped(), false));
+    std::string line = snapshot_line(
+        snapshot_json(snap, kind, stream_->dropped(), false, flame));
     if (final)
       stream_->finish(std::move(line));
     else
@@ -353,7 +387,7 @@ void LiveSession::publish(double time_s, const std::string& kind, bool line) {
   if (tty_ && line) tty_->draw(snap, final);
   if (server_)
     server_->publish(
-        snapshot_json(snap, kind, 0, true)
+        snapshot_json(snap, kind, 0, true, true)
             .dump(-1, ' ', false,
                   nlohmann::ordered_json::error_handler_t::replace),
         final);

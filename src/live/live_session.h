@@ -18,9 +18,11 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ingest/experiment_tail.h"
+#include "ingest/label_resolver.h"
 #include "ingest/raw_reader.h"
 #include "live/control_channel.h"
 #include "live/line_stream.h"
@@ -113,7 +115,23 @@ class LiveSession {
 
  private:
   explicit LiveSession(LiveOptions options) : o_(std::move(options)) {}
-  std::string function_of(uint64_t address, const symbols::ProcessMaps& maps);
+  // A process's samples are named with its last maps snapshot.
+  struct ProcessView {
+    std::string text;
+    symbols::ProcessMaps maps;
+    // The label trampolines' code, hidden from stacks as in the written
+    // profile (rebuilt when the tail has seen another table).
+    size_t label_tables = 0;
+    ingest::LabelResolver machinery{{}};
+    // address * 2 + is_return_address -> names_at(); emptied with a new
+    // snapshot, and when it grows past a bound.
+    std::unordered_map<uint64_t, std::vector<std::string>> names;
+  };
+  // The functions one sampled address stands for, innermost first: the
+  // written profile's frames for it (ingest/frame_chain.h), named as the
+  // exports name them (report/frame_name.h).
+  const std::vector<std::string>& names_at(ProcessView& p, uint64_t address,
+                                           bool is_return_address);
   // A snapshot to the page, and to the stream when `line`.
   void publish(double time_s, const std::string& kind, bool line);
   // A new acknowledgement, if any, to the stream.
@@ -129,10 +147,11 @@ class LiveSession {
   LiveOptions o_;
   std::mutex mu_;  // observe() and finish() come from different threads
   LiveModel model_;
-  // Samples to functions: each process's maps as last recorded.
+  // Samples to functions and stacks: each process's maps as last recorded.
   symbols::Symbolizer symbolizer_;
-  std::map<int, std::pair<std::string, symbols::ProcessMaps>> maps_;
-  double last_line_s_ = -1;  // when the stream last got a line
+  std::map<int, ProcessView> processes_;
+  double last_line_s_ = -1;        // when the stream last got a line
+  double last_flame_line_s_ = -1;  // ... a line with the flame graphs
   // Used by the server's threads: declared before server_, so destroyed
   // after it has stopped.
   std::atomic<bool> finished_{false};  // read by control() unlocked

@@ -11,9 +11,11 @@
 
 namespace andweorc::report {
 
-extern const std::string_view kUplotJs;    // uPlot.iife.min.js
-extern const std::string_view kUplotCss;   // uPlot.min.css
-extern const std::string_view kDomJs;      // html/dom.js (also the live page's)
+extern const std::string_view kUplotJs;   // uPlot.iife.min.js
+extern const std::string_view kUplotCss;  // uPlot.min.css
+extern const std::string_view kDomJs;     // html/dom.js (also the live page's)
+extern const std::string_view kFlameJs;  // html/flame.js (also the live page's)
+extern const std::string_view kFlameCss;   // html/flame.css
 extern const std::string_view kReportJs;   // html/report.js
 extern const std::string_view kReportCss;  // html/report.css
 
@@ -21,6 +23,8 @@ extern const std::string_view kReportCss;  // html/report.css
 extern const std::string_view kUplotJsSha256;
 extern const std::string_view kUplotCssSha256;
 extern const std::string_view kDomJsSha256;
+extern const std::string_view kFlameJsSha256;
+extern const std::string_view kFlameCssSha256;
 extern const std::string_view kReportJsSha256;
 extern const std::string_view kReportCssSha256;
 

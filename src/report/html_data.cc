@@ -14,9 +14,11 @@
 #include "profile/derived_warnings.h"
 #include "profile/profile_json.h"
 #include "report/display.h"
+#include "report/flame_json.h"
 #include "report/html_causal.h"
 #include "report/html_sources.h"
 #include "report/impact_json.h"
+#include "report/profile_flame.h"
 #include "report/slow_calls.h"
 #include "report/source_paths.h"
 #include "report/summary.h"
@@ -186,6 +188,8 @@ nlohmann::ordered_json html_data(const Profile& p,
   HtmlSources sources;
   OJson causal = causal_json(p, a, attr, paths, &sources);
   OJson sampling = sampling_json(attr, options, paths, &sources);
+  sampling["flame"] =
+      flame_json(profile_flame(p, kFlameMinShare, kFlameMaxFrames));
   OJson source_json = sources.to_json(options, paths);
   return OJson{
       {"summary", summary_json(p, a, attr, paths)},

@@ -33,13 +33,15 @@
 //             file, granularity, rank, best and lines (indices into lines),
 //             significant (count), samples, sample_share of the function};
 //   sampling  {total, mapped, in_scope, lines, functions, more_lines,
-//             more_functions}: the top in-scope lines and functions;
+//             more_functions, flame}: the top in-scope lines and functions,
+//             and every stack's flame graph (flame_json.h);
 //   sources   [{file, line, found_as, first_line, lines, error}], referenced
 //             by index ("source") from causal and sampling lines;
 //   source_roots  the directories file_display is relative to (the
 //             --source-root ones, then the common root), each ending in '/';
 //   traces    the traced functions (--trace; [] when none): slow_calls.h's
-//             trace_html_json (durations' histogram, slow-vs-fast lines).
+//             trace_html_json (durations' histogram, slow-vs-fast lines,
+//             the slow calls' differential flame graph).
 // Numbers without a value are null.
 #ifndef ANDWEORC_REPORT_HTML_DATA_H_
 #define ANDWEORC_REPORT_HTML_DATA_H_

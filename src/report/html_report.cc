@@ -12,7 +12,7 @@ namespace andweorc::report {
 namespace {
 
 // No fetch, image, font or frame may come from anywhere: the report is one
-// file that works offline. Only our three scripts may run, named by their
+// file that works offline. Only our four scripts may run, named by their
 // hashes, so even markup that slipped into the page could not run an inline
 // event handler or a script of its own. Styles cannot run code; uPlot sets
 // inline styles, so they stay allowed.
@@ -20,6 +20,7 @@ std::string content_security_policy() {
   return "default-src 'none'; script-src 'sha256-" +
          std::string(kUplotJsSha256) + "' 'sha256-" +
          std::string(kDomJsSha256) + "' 'sha256-" +
+         std::string(kFlameJsSha256) + "' 'sha256-" +
          std::string(kReportJsSha256) +
          "'; style-src 'unsafe-inline'; img-src data:";
 }
@@ -44,6 +45,7 @@ void write_html(const profile::Profile& p, std::ostream& out,
       << content_security_policy() << "\">\n"
       << "<title>" << escape_html(title) << "</title>\n";
   element(out, "<style>", kUplotCss, "</style>");
+  element(out, "<style>", kFlameCss, "</style>");
   element(out, "<style>", kReportCss, "</style>");
   out << "</head>\n<body>\n"
       << "<noscript>This report draws its tables and plots with JavaScript: "
@@ -53,6 +55,7 @@ void write_html(const profile::Profile& p, std::ostream& out,
           json_for_script(data), "</script>");
   element(out, "<script>", kUplotJs, "</script>");
   element(out, "<script>", kDomJs, "</script>");
+  element(out, "<script>", kFlameJs, "</script>");
   element(out, "<script>", kReportJs, "</script>");
   out << "</body>\n</html>\n";
 }

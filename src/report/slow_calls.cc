@@ -11,6 +11,8 @@
 
 #include "profile/attribution.h"
 #include "profile/trace_view.h"
+#include "report/flame_json.h"
+#include "report/profile_flame.h"
 
 namespace andweorc::report {
 namespace {
@@ -150,10 +152,10 @@ nlohmann::ordered_json trace_html_json(const profile::Profile& p, size_t top) {
   for (size_t i = 0; i < p.traces.size(); ++i) {
     const auto& t = p.traces[i];
     uint64_t threshold = profile::duration_percentile(t, 95);
-    profile::Attribution as =
-        profile::attribute(profile::calls_profile(p, t, threshold, true));
-    profile::Attribution af =
-        profile::attribute(profile::calls_profile(p, t, threshold, false));
+    profile::Profile slow = profile::calls_profile(p, t, threshold, true);
+    profile::Profile fast = profile::calls_profile(p, t, threshold, false);
+    profile::Attribution as = profile::attribute(slow);
+    profile::Attribution af = profile::attribute(fast);
     std::map<std::pair<std::string, std::string>, std::pair<double, double>> by;
     auto key = [](const profile::LineCount& c) {
       return std::make_pair(
@@ -184,6 +186,9 @@ nlohmann::ordered_json trace_html_json(const profile::Profile& p, size_t top) {
     out[i]["slow_samples"] = as.total;
     out[i]["fast_samples"] = af.total;
     out[i]["lines"] = std::move(lines);
+    // The slow calls' stacks, each frame with the other calls' samples.
+    out[i]["flame"] = flame_json(
+        profile_flame_against(slow, fast, kFlameMinShare, kFlameMaxFrames));
   }
   return out;
 }

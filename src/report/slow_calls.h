@@ -28,7 +28,8 @@ nlohmann::ordered_json trace_summary_json(const profile::Profile& p);
 // trace_summary_json, a histogram of its durations (up to 40 log-spaced
 // bins: "bins_ns" lower edges, "counts") and the slow-vs-fast table at its
 // p95 ("slow_threshold_ns", "lines": up to `top` rows {where, function,
-// slow, fast} ranked by their share in slow calls).
+// slow, fast} ranked by their share in slow calls), and "flame": the slow
+// calls' stacks against the others' (profile_flame_against).
 nlohmann::ordered_json trace_html_json(const profile::Profile& p, size_t top);
 
 // The slow-vs-fast report of t at `threshold_ns` (`threshold` as the user

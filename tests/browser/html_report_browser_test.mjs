@@ -9,7 +9,8 @@
 // plot canvas has drawn pixels; hostile strings (in a function name, a
 // source line, the command and a warning) appear as text and injected no
 // element or script, and the page's policy refuses inline handlers; sorting by a column reorders the rows; switching the
-// progress point redraws. Exit 0 on success, 1 on a failed check, 77 (the
+// progress point redraws; the flame graphs of the stacks and of the traced
+// function's slow calls (coloured by the change of share) are drawn. Exit 0 on success, 1 on a failed check, 77 (the
 // ctest skip code) when Chromium is not installed.
 import {check, finish, requireChromium, withReport} from './browser_page.mjs';
 
@@ -95,6 +96,42 @@ await withReport({andweorc, profile, outDir, name: 'report.html',
   check(/Experiment \d+: line sped up \d+% for [\d.]+ s, [\d,]+ visits/.test(hover),
         `hovering a dot names its experiment ("${hover}")`);
 
+  // The flame graphs (src/report/html/flame.js, the live page's too): the
+  // profile's stacks, the hostile name as a frame's text; the traced
+  // function's slow calls against its others, coloured by the change of
+  // share, named on hover.
+  const frame = (graph, name) => page.$eval(
+      graph, (g, n) => {
+        const f = [...g.querySelectorAll('.flame-frame')]
+                      .find(e => e.dataset.name === n);
+        return f ? {samples: Number(f.dataset.samples), text: f.textContent,
+                    depth: Number(f.dataset.depth),
+                    change: Number(f.dataset.change)} : null;
+      }, name);
+  const hostileName = 'evil_parse</script><img src=x onerror="window.__pwned=1">';
+  const mainFrame = await frame('#sampling-flame', 'main');
+  const evil = await frame('#sampling-flame', hostileName);
+  const lookup = await frame('#sampling-flame', 'lookup');
+  check(mainFrame && mainFrame.samples === 1000 && mainFrame.depth === 1 &&
+            evil && evil.samples === 300 && evil.text === hostileName &&
+            evil.depth === 2 && lookup && lookup.samples === 600,
+        `the call stacks' flame graph: main 1000 > evil_parse 300, lookup ` +
+            `600 (${JSON.stringify([mainFrame, evil, lookup])})`);
+  const slowEvil = await frame('#trace-flame-0', hostileName);
+  const slowLookup = await frame('#trace-flame-0', 'lookup');
+  check(slowEvil && slowEvil.samples === 300 && slowEvil.change > 0.7 &&
+            slowLookup && slowLookup.samples === 100 &&
+            slowLookup.change < -0.7,
+        `the slow calls' graph: evil_parse gains share, lookup loses it (${
+            JSON.stringify([slowEvil, slowLookup])})`);
+  await page.$eval('#trace-flame-0', e => e.scrollIntoView());
+  await page.hover('#trace-flame-0 .flame-frame[data-name="lookup"]');
+  const diffTip = await page.$eval('#trace-flame-0 .flame-tip',
+                                   e => e.hidden ? '' : e.textContent);
+  check(diffTip === 'lookup: 25.0% of the slow calls\' samples (100), ' +
+                    '100.0% of the other calls\' (500)',
+        `hovering names both shares (${diffTip})`);
+
   // Hostile strings are text: nothing was injected.
   const injected = await page.evaluate(() => ({
     imgs: document.querySelectorAll('img').length,
@@ -105,8 +142,9 @@ await withReport({andweorc, profile, outDir, name: 'report.html',
   }));
   check(injected.imgs === 0 && injected.bold === 0,
         `no injected element (img: ${injected.imgs}, b/i: ${injected.bold})`);
-  // data, uPlot, the shared helpers (dom.js) and the report's script
-  check(injected.scripts === 4, `only the page's 4 scripts (${injected.scripts})`);
+  // data, uPlot, the shared helpers (dom.js), the flame graph (flame.js)
+  // and the report's script
+  check(injected.scripts === 5, `only the page's 5 scripts (${injected.scripts})`);
   check(injected.pwned === null, `no injected script ran (${injected.pwned})`);
   check(injected.title.includes('</title><script>window.__pwned=2</script>'),
         `the hostile command is text in the title`);

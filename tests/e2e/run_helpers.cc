@@ -5,9 +5,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 namespace andweorc::testing {
 
@@ -22,6 +24,24 @@ std::string temp_dir() {
   std::string t = "/tmp/andweorc-test-XXXXXX";
   if (mkdtemp(t.data()) == nullptr) std::abort();
   return t;
+}
+
+bool wait_for_live_url(const std::string& err_path, int* port,
+                       std::string* token) {
+  const std::string marker = "live view at http://127.0.0.1:";
+  for (int i = 0; i < 2000; ++i) {
+    std::string err = read_file(err_path);
+    size_t at = err.find(marker), q = err.find("/?token=", at),
+           nl = err.find('\n', q);
+    if (at != std::string::npos && q != std::string::npos &&
+        nl != std::string::npos) {
+      *port = std::stoi(err.substr(at + marker.size()));
+      *token = err.substr(q + 8, nl - q - 8);
+      return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
 }
 
 RunResult run_command(const std::vector<std::string>& argv,

@@ -28,6 +28,12 @@ std::string read_file(const std::string& path);
 // A fresh temporary directory, removed by the caller.
 std::string temp_dir();
 
+// Waits up to 20 s for the page's URL that `andweorc run|attach --live`
+// prints on standard error (redirected to err_path): its port and token;
+// false if it did not come.
+bool wait_for_live_url(const std::string& err_path, int* port,
+                       std::string* token);
+
 }  // namespace andweorc::testing
 
 #endif  // ANDWEORC_TESTS_E2E_RUN_HELPERS_H_

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "ingest/label_resolver.h"
 #include "raw_file_builder.h"
 
 namespace andweorc::ingest {
@@ -288,6 +289,36 @@ TEST_F(ExperimentTailTest, SamplesAreKeptOnlyWhenAskedAndTakenOnce) {
   EXPECT_EQ(got[0].samples[0].frames[0], 0x400010u);
   EXPECT_EQ(got[0].samples[0].weight, 3u);
   EXPECT_TRUE(on.take_samples().empty());  // taken once
+}
+
+// The live flame graph hides label trampolines as the written profile
+// does: the tail keeps which code is label machinery, one binding per
+// trampoline table (not every binding: they grow with the run).
+TEST_F(ExperimentTailTest, SamplesComeWithTheLabelTablesSeen) {
+  RawFile f = process_file(7);
+  f.label_binding(5, 0x5010, 0x5020, 0x5000, 0x9000, 1, "endpoint", "a");
+  f.label_binding(6, 0x5020, 0x5030, 0x5000, 0x9000, 2, "endpoint", "b");
+  f.label_binding(7, 0xa010, 0xa020, 0xa000, 0xb000, 1, "batch", "c");
+  struct {
+    raw::SampleHeader h;
+    uint64_t frames[1];
+  } s{{9, 1, 0, 123, 1, 0}, {0x400010}};
+  f.record(raw::kSamples, &s, sizeof s);
+  write("raw-7-0.awr", f.bytes());
+  ExperimentTail on(dir_);
+  on.keep_samples(true);
+  on.poll();
+  auto got = on.take_samples();
+  ASSERT_EQ(got.size(), 1u);
+  ASSERT_NE(got[0].label_tables, nullptr);
+  ASSERT_EQ(got[0].label_tables->size(), 2u);
+  LabelResolver r(*got[0].label_tables);
+  EXPECT_TRUE(r.is_machinery(0x5000));
+  EXPECT_TRUE(r.is_machinery(0x8fff));
+  EXPECT_TRUE(r.is_machinery(0xa123));
+  EXPECT_FALSE(r.is_machinery(0x9000));
+  EXPECT_FALSE(r.is_machinery(0x400010));
+  EXPECT_TRUE((*got[0].label_tables)[0].value.empty());  // no labels kept
 }
 
 }  // namespace

@@ -5,11 +5,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <cstdlib>
-#include <cstring>
 #include <string>
 
 #include "ingest/raw_reader.h"
+#include "raw_file_builder.h"
 #include "runtime/raw_format.h"
 
 namespace andweorc::ingest {
@@ -69,41 +68,14 @@ TEST(LabelResolver, NoBindingsNoLabels) {
 
 // The runtime writes the record, the reader gives back the same binding.
 TEST(LabelBindingRecord, RoundTripsThroughTheRawReader) {
-  std::string bytes;
-  auto append = [&](const void* p, size_t n) {
-    bytes.append(static_cast<const char*>(p), n);
-  };
-  raw::FileHeader fh{};
-  std::memcpy(fh.magic, raw::kMagic, sizeof fh.magic);
-  fh.version = raw::kRawVersion;
-  fh.header_size = sizeof fh;
-  append(&fh, sizeof fh);
-  raw::LabelBindingRecord rec{};
-  rec.time_ns = 123;
-  rec.start = 0x5010;
-  rec.end = 0x5020;
-  rec.table_start = 0x5000;
-  rec.table_end = 0x9000;
-  rec.trampoline = 7;
-  std::string key = "endpoint", value = "search-v2";  // 8 and 9 bytes
-  rec.key_len = uint32_t(key.size());
-  rec.value_len = uint32_t(value.size());
-  std::string body(reinterpret_cast<char*>(&rec), sizeof rec);
-  body += key + std::string(raw::padded8(rec.key_len) - key.size(), '\0');
-  body += value;
-  raw::RecordHeader h{raw::kLabelBinding, uint32_t(body.size())};
-  append(&h, sizeof h);
-  append(body.data(), body.size());
-  bytes.append(raw::padded8(h.size) - h.size, '\0');
-
-  char path[] = "/tmp/andweorc-label-test-XXXXXX";
-  int fd = mkstemp(path);
-  ASSERT_EQ(::write(fd, bytes.data(), bytes.size()), ssize_t(bytes.size()));
-  close(fd);
+  testing_raw::RawFile f;
+  f.label_binding(123, 0x5010, 0x5020, 0x5000, 0x9000, 7, "endpoint",
+                  "search-v2");  // 8 and 9 bytes
+  std::string path = f.write();
   RawProcess p;
   std::string error;
   ASSERT_TRUE(read_raw_file(path, &p, &error)) << error;
-  unlink(path);
+  unlink(path.c_str());
   ASSERT_EQ(p.label_bindings.size(), 1u);
   const RawLabelBinding& b = p.label_bindings[0];
   EXPECT_EQ(b.time_ns, 123u);

@@ -42,6 +42,26 @@ class RawFile {
     body.push_back('\0');
     record(raw::kProcess, body.data(), body.size());
   }
+  // A label binding (raw::LabelBindingRecord + key + value, the key padded
+  // to 8 bytes as the runtime writes it).
+  void label_binding(uint64_t time_ns, uint64_t start, uint64_t end,
+                     uint64_t table_start, uint64_t table_end,
+                     uint32_t trampoline, const std::string& key,
+                     const std::string& value) {
+    raw::LabelBindingRecord rec{};
+    rec.time_ns = time_ns;
+    rec.start = start;
+    rec.end = end;
+    rec.table_start = table_start;
+    rec.table_end = table_end;
+    rec.trampoline = trampoline;
+    rec.key_len = uint32_t(key.size());
+    rec.value_len = uint32_t(value.size());
+    std::string body(reinterpret_cast<char*>(&rec), sizeof rec);
+    body += key + std::string(raw::padded8(rec.key_len) - key.size(), '\0');
+    body += value;
+    record(raw::kLabelBinding, body.data(), body.size());
+  }
   void append(const void* p, size_t n) {
     bytes_.append(static_cast<const char*>(p), n);
   }

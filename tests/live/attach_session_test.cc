@@ -95,20 +95,7 @@ TEST_F(AttachSession, FollowsControlsReleasesAndLeavesTheProfileAlone) {
   }
   int port = 0;
   std::string token;
-  const std::string marker = "live view at http://127.0.0.1:";
-  for (int i = 0; i < 2000 && port == 0; ++i) {
-    std::string e = read_file(err);
-    size_t at = e.find(marker), q = e.find("/?token=", at),
-           nl = e.find('\n', q);
-    if (at != std::string::npos && q != std::string::npos &&
-        nl != std::string::npos) {
-      port = std::stoi(e.substr(at + marker.size()));
-      token = e.substr(q + 8, nl - q - 8);
-    } else {
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-  }
-  ASSERT_NE(port, 0) << read_file(err);
+  ASSERT_TRUE(testing::wait_for_live_url(err, &port, &token)) << read_file(err);
   httplib::Client client("127.0.0.1", port);
   auto post = client.Post("/control?token=" + token, "{\"action\":\"pause\"}",
                           "application/json");

@@ -7,7 +7,9 @@
 // checks: the page connects and says it is running; the experiment count
 // grows (an update arrived); the ranking's rows and the plots are drawn;
 // the sampling profile names the hot function, over the last seconds and,
-// switched, over the whole run; the controls act on the program: a pin on
+// switched, over the whole run, and its flame graph has the hot
+// function's stacks (checked on the final state: the switch changes the
+// span, a click zooms, a hover names); the controls act on the program: a pin on
 // a line that is not there is refused with a clear message, a pause stops
 // the experiment count, a resume restarts it, a pin makes every experiment
 // after its acknowledgement one on the pinned line, and a snapshot writes
@@ -187,6 +189,12 @@ await withBrowser({allow: u => origin !== null && u.startsWith(origin + '/')},
               '; sent -> applied in the program (ms): ' +
               times.map(t => t.program_ms.toFixed(1)).join(' '));
 
+  // The flame graph is checked on the final state below, which no longer
+  // changes; for its two spans to differ the run must outlast the window.
+  await page.waitForFunction(
+      () => Number(document.getElementById('summary').dataset.time || 0) > 12,
+      null, {timeout: 30000});
+
   // Done: end the run now rather than after a fixed time (a loaded machine
   // needs longer for the steps above; an idle one would wait). The tool
   // forwards the SIGINT to the program, as Ctrl-C, and writes the profile.
@@ -232,6 +240,56 @@ await withBrowser({allow: u => origin !== null && u.startsWith(origin + '/')},
   check(after === 'finished' && rowsAfter > 0 && canvases >= 2,
         `after the tool exited: ${after}, ${rowsAfter} rows, ${canvases} ` +
         'plots');
+
+  // The flame graph of the final state: the hot function's frames under
+  // its callers, the switch between the last 10 s and the whole run, a
+  // click zooming in and the "all" bar out, a hover naming the function.
+  const frames = name => page.$$eval(
+      `#flame .flame-frame[data-name="${name}"]`,
+      fs => fs.map(f => ({samples: Number(f.dataset.samples),
+                          depth: Number(f.dataset.depth),
+                          width: f.style.width})));
+  const sum = fs => fs.reduce((a, f) => a + f.samples, 0);
+  await page.selectOption('#samples-span', 'recent');
+  const recentSpan = await page.$eval('#flame', e => ({...e.dataset}));
+  const hotFrames = await frames('transform_item');
+  const readFrames = await frames('read_item');
+  check(recentSpan.span === 'recent' && Number(recentSpan.samples) > 0 &&
+            hotFrames.length > 0 && sum(hotFrames) > 2 * sum(readFrames) &&
+            Math.max(...hotFrames.map(f => f.depth)) >= 3,
+        `the flame graph of the last 10 s has transform_item (${
+            sum(hotFrames)} of ${recentSpan.samples} samples, depth ${
+            Math.max(...hotFrames.map(f => f.depth))}) over read_item (${
+            sum(readFrames)})`);
+  const allRecent = await page.$eval('#flame .flame-all',
+                                     e => Number(e.dataset.samples));
+  await page.selectOption('#samples-span', 'total');
+  const totalSpan = await page.$eval('#flame', e => ({...e.dataset}));
+  const allTotal = await page.$eval('#flame .flame-all',
+                                    e => Number(e.dataset.samples));
+  check(totalSpan.span === 'total' && allRecent === Number(recentSpan.samples) &&
+            allTotal === Number(totalSpan.samples) && allTotal > allRecent &&
+            sum(await frames('transform_item')) > sum(hotFrames),
+        `the switch shows the whole run: ${allTotal} samples (last 10 s: ` +
+            `${allRecent})`);
+  await page.hover('#flame .flame-frame[data-name="transform_item"]');
+  const tip = await page.$eval('#flame .flame-tip',
+                               e => e.hidden ? '' : e.textContent);
+  check(/^transform_item: \d+ samples, [\d.]+% of all/.test(tip),
+        `hovering names the function, its samples and share (${tip})`);
+  await page.click('#flame .flame-frame[data-name="transform_item"]');
+  const zoomed = await frames('transform_item');
+  const others = (await frames('read_item')).length +
+                 (await frames('write_item')).length;
+  check(zoomed.length === 1 && zoomed[0].width === '100%' && others === 0 &&
+            await page.$eval('#flame .flame', e => e.dataset.focus) ===
+                'transform_item',
+        `a click zooms to transform_item (width ${
+            zoomed.map(f => f.width)}, ${others} other stages drawn)`);
+  await page.click('#flame .flame-all');
+  check((await frames('read_item')).length > 0 &&
+            await page.$eval('#flame .flame', e => e.dataset.focus) === '',
+        'the "all" bar zooms back out');
   check(errors.length === 0, `no console or page errors: ${errors}`);
   check(requests.length === 0, `no request left the tool's origin: ${requests}`);
 });

@@ -137,7 +137,7 @@ TEST(LiveJson, SchemaKeysAndTheReportsRanking) {
   m.add_experiments(two_lines(3), 1);
   m.add_point_totals({point("done", 10)}, 1);
   LiveSnapshot s = m.tick(1.5);
-  auto j = snapshot_json(s, "update", 7, false);
+  auto j = snapshot_json(s, "update", 7, false, false);
   EXPECT_EQ(j["schema"], kLiveSchemaVersion);
   EXPECT_EQ(j["kind"], "update");
   EXPECT_EQ(j["time_s"], 1.5);
@@ -148,7 +148,10 @@ TEST(LiveJson, SchemaKeysAndTheReportsRanking) {
   EXPECT_EQ(j["points"][0]["name"], "done");
   EXPECT_EQ(j["points"][0]["total"], 10);
   EXPECT_FALSE(j.contains("history"));
-  auto h = snapshot_json(s, "final", 0, true);
+  EXPECT_TRUE(j["flame"].is_null());  // a stream line between flame lines
+  auto h = snapshot_json(s, "final", 0, true, true);
+  EXPECT_EQ(h["flame"]["window_s"], 10);
+  EXPECT_EQ(h["flame"]["recent"]["samples"], 0);
   EXPECT_EQ(h["history"]["convergence"].size(), 1u);
   EXPECT_EQ(h["history"]["points"][0]["rates"].size(), 1u);
   // One line, parseable, ending in a newline.
@@ -161,7 +164,8 @@ TEST(LiveJson, SchemaKeysAndTheReportsRanking) {
 TEST(LiveJson, InvalidUtf8InANameIsReplacedNotThrown) {
   LiveModel m;
   m.add_point_totals({point("bad\xff", 1)}, 0);
-  std::string line = snapshot_line(snapshot_json(m.tick(1), "update", 0, true));
+  std::string line =
+      snapshot_line(snapshot_json(m.tick(1), "update", 0, true, true));
   EXPECT_NO_THROW(nlohmann::json::parse(line));
 }
 
@@ -199,10 +203,38 @@ TEST(LiveModel, SnapshotCarriesTheSamplingProfile) {
   EXPECT_EQ(s.recent_samples, 4u);
   ASSERT_EQ(s.recent_functions.size(), 2u);
   EXPECT_EQ(s.recent_functions[0].function, "f");
-  auto j = snapshot_json(s, "update", 0, false);
+  auto j = snapshot_json(s, "update", 0, false, false);
   EXPECT_EQ(j["samples"]["total_samples"], 4);
   EXPECT_EQ(j["samples"]["recent"][0]["function"], "f");
   EXPECT_EQ(j["samples"]["window_s"], 10);
+}
+
+TEST(LiveModel, SnapshotCarriesTheFlameGraphsOfBothSpans) {
+  LiveModelOptions o;
+  o.samples_window_s = 5;
+  LiveModel m(o);
+  m.add_stacks({{{"main", "parse"}, 6}, {{"main", "hash"}, 2}}, 1);
+  m.add_stacks({{{"main", "hash"}, 4}}, 5);
+  LiveSnapshot s = m.tick(6.5);  // the stacks seen at 1 s are out
+  EXPECT_EQ(s.recent_flame.samples, 4u);
+  EXPECT_EQ(s.total_flame.samples, 12u);
+  EXPECT_EQ(s.flame_min_share, 0.005);
+  EXPECT_EQ(s.flame_node_limit, StackProfile::kDefaultMaxNodes);
+  auto j = snapshot_json(s, "update", 0, false, true);
+  const auto& f = j["flame"];
+  EXPECT_EQ(f["window_s"], 5);
+  EXPECT_EQ(f["node_limit"], StackProfile::kDefaultMaxNodes);
+  // [name index, samples, depth] in preorder, siblings by name.
+  EXPECT_EQ(f["recent"]["names"], nlohmann::ordered_json({"main", "hash"}));
+  EXPECT_EQ(f["recent"]["nodes"],
+            nlohmann::ordered_json({{0, 4, 1}, {1, 4, 2}}));
+  EXPECT_EQ(f["total"]["names"],
+            nlohmann::ordered_json({"main", "hash", "parse"}));
+  EXPECT_EQ(f["total"]["nodes"],
+            nlohmann::ordered_json({{0, 12, 1}, {1, 6, 2}, {2, 6, 2}}));
+  EXPECT_EQ(f["total"]["samples"], 12);
+  EXPECT_EQ(f["total"]["cut"], 0);
+  EXPECT_EQ(f["total"]["pruned_nodes"], 0);
 }
 
 }  // namespace

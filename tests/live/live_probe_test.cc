@@ -59,21 +59,8 @@ class LiveProbe : public ::testing::Test {
             (dir_ + "/cmd").c_str(), (dir_ + "/reply").c_str(), nullptr);
       _exit(126);
     }
-    const std::string marker = "live view at http://127.0.0.1:";
-    for (int i = 0; i < 2000 && port_ == 0; ++i) {
-      std::string err = testing::read_file(dir_ + "/err");
-      size_t at = err.find(marker);
-      size_t q = err.find("/?token=", at);
-      size_t nl = err.find('\n', q);
-      if (at != std::string::npos && q != std::string::npos &&
-          nl != std::string::npos) {
-        port_ = std::stoi(err.substr(at + marker.size()));
-        token_ = err.substr(q + 8, nl - q - 8);
-      } else {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      }
-    }
-    ASSERT_NE(port_, 0) << testing::read_file(dir_ + "/err");
+    ASSERT_TRUE(testing::wait_for_live_url(dir_ + "/err", &port_, &token_))
+        << testing::read_file(dir_ + "/err");
     cmd_ = std::fopen((dir_ + "/cmd").c_str(), "w");
     reply_ = std::fopen((dir_ + "/reply").c_str(), "r");
     ASSERT_TRUE(cmd_ && reply_);

@@ -89,10 +89,10 @@ TEST(HtmlReport, EmbedsTheLibraryAndTheData) {
 
 TEST(HtmlReport, HostileStringsCannotEndAnElement) {
   std::string html = page(hostile_profile());
-  // Four script elements (data, uPlot, shared helpers, page script), each
-  // closed once.
-  EXPECT_EQ(count(lower(html), "</script"), 4u);
-  EXPECT_EQ(count(lower(html), "<script"), 4u);
+  // Five script elements (data, uPlot, shared helpers, flame graph, page
+  // script), each closed once.
+  EXPECT_EQ(count(lower(html), "</script"), 5u);
+  EXPECT_EQ(count(lower(html), "<script"), 5u);
   EXPECT_EQ(count(lower(html), "<img"), 0u);
   EXPECT_EQ(html.find(kHostile), std::string::npos);
   EXPECT_EQ(count(html, "<!--"), 0u);
@@ -148,6 +148,7 @@ TEST(HtmlReport, OnlyTheEmbeddedScriptsMayRun) {
   std::string html = page(hostile_profile());
   std::string policy = "script-src 'sha256-" + std::string(kUplotJsSha256) +
                        "' 'sha256-" + std::string(kDomJsSha256) + "' 'sha256-" +
+                       std::string(kFlameJsSha256) + "' 'sha256-" +
                        std::string(kReportJsSha256) + "';";
   EXPECT_NE(html.find(policy), std::string::npos);
   EXPECT_EQ(kUplotJsSha256.size(), 44u);  // base64 of 32 bytes

@@ -2,7 +2,9 @@
 // (same origin, the page's token) twice a second and redraws: the status,
 // the convergence signal and progress-point rates over time, and the
 // causal ranking with each line's predicted curve and interval, and the
-// sampling profile (last N seconds or the whole run); and the controls
+// sampling profile (last N seconds or the whole run): a flame graph of the
+// call stacks (src/report/html/flame.js) and the top functions; and the
+// controls
 // (pause/resume experiments, pin a line or function, write a snapshot, add
 // or remove a progress point probe),
 // sent as POST /control with the token. When the
@@ -37,6 +39,9 @@
                         el('option', {value: 'recent'}, 'last seconds'),
                         el('option', {value: 'total'}, 'whole run'));
   const samplesNote = el('p', {id: 'samples-note', class: 'note'});
+  const flameNote = el('p', {id: 'flame-note', class: 'note'});
+  const flameHolder = el('div', {id: 'flame'});
+  const flame = window.andweorcFlame.create(flameHolder, {unit: 'samples'});
   const samplesTable = el('div', {id: 'samples'});
   // The controls (docs/live.md "Controls"). The state line's data-*
   // attributes hold what the program last acknowledged.
@@ -91,7 +96,9 @@
       el('section', null, el('h2', null, 'Progress-point rates'), ratesPlot),
       el('section', null, el('h2', null, 'Causal ranking'), ranking),
       el('section', null, el('h2', null, 'Where the time goes (samples)'),
-         el('label', null, 'Span: ', spanSelect), samplesNote, samplesTable));
+         el('label', null, 'Span: ', spanSelect), samplesNote,
+         el('h3', null, 'Call stacks'), flameNote, flameHolder,
+         el('h3', null, 'Top functions'), samplesTable));
   spanSelect.addEventListener('change', () => { if (last) drawSamples(last); });
 
   const plots = {};  // id -> uPlot, destroyed before each redraw
@@ -239,6 +246,30 @@
         el('thead', null, el('tr', null, el('th', null, 'function'),
                              el('th', null, 'samples'),
                              el('th', null, 'share'))), body));
+    drawFlame(s.flame, recent);
+  }
+
+  // The flame graph of the same span; its zoom survives the redraws.
+  function drawFlame(f, recent) {
+    if (!f) return;
+    const g = recent ? f.recent : f.total;
+    flameHolder.dataset.span = recent ? 'recent' : 'total';
+    flameHolder.dataset.samples = String(g.samples);
+    let text = 'Each frame\'s width is its samples, its callees\' included; ' +
+        'the outermost frames on top, inlined functions as frames of their ' +
+        'own. Click a frame to zoom in, the bar above it to zoom out.';
+    if (g.pruned_nodes > 0) {
+      text += ' ' + g.pruned_nodes + ' frames under ' +
+          pct(f.min_share, 1) + ' of the span (' + g.pruned_samples +
+          ' samples) are not drawn.';
+    }
+    if (g.cut > 0) {
+      text += ' ' + g.cut + ' samples\' deeper frames were not kept (the ' +
+          'live view keeps at most ' + f.node_limit + ' frames per span): ' +
+          'they show as "[deeper frames not kept]".';
+    }
+    flameNote.textContent = g.samples > 0 ? text : 'No samples in this span.';
+    flame.draw(g);
   }
 
   // Sent commands: seq -> when clicked (performance.now()), until the
@@ -413,6 +444,7 @@
         ' experiment' + (s.experiments === 1 ? '' : 's') + ' (' +
         num(s.experiments_per_s, 1) + '/s).';
     summary.dataset.experiments = s.experiments;
+    summary.dataset.time = s.time_s;
     const c = s.convergence;
     convText.textContent = c ? (c.text || ('State: ' + c.state))
                              : 'No experiment has finished yet.';

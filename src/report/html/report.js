@@ -739,6 +739,7 @@
       section.appendChild(el('p', {class: 'notice'},
         'No sample fell in scope. Check --binary-scope and --source-scope, ' +
         'and build with -g so that samples map to source lines.'));
+      renderStacks(section);
       return;
     }
     section.appendChild(el('p', {class: 'muted'},
@@ -773,6 +774,31 @@
       section.appendChild(el('p', {class: 'muted'},
         '… ' + s.more_functions + ' more functions.'));
     }
+    renderStacks(section);
+  }
+
+  // A flame graph (src/report/html/flame.js) under its heading, with what
+  // it leaves out; `sides` names a differential graph's two profiles.
+  function flameGraph(parent, id, g, heading, text, sides) {
+    if (!g || !g.samples) return;
+    const holder = el('div', {id: id});
+    let note = text;
+    if (g.pruned_nodes > 0) {
+      note += ' ' + count(g.pruned_nodes) + ' frames under 0.5% of the ' +
+          'samples (' + count(g.pruned_samples) + ' samples) are not drawn.';
+    }
+    parent.append(heading, el('p', {class: 'muted'}, note), holder);
+    window.andweorcFlame.create(holder, {unit: 'samples', sides}).draw(g);
+  }
+
+  // Every sample's call stack, all code (not only the scope).
+  function renderStacks(section) {
+    flameGraph(section, 'sampling-flame', data.sampling.flame,
+        el('h3', null, 'Call stacks'),
+        'Each frame is a function, as wide as its samples (its callees\' ' +
+        'included), the outermost on top; inlined functions are frames of ' +
+        'their own; all code, not only the profiled scope. Click a frame ' +
+        'to zoom in, a bar above it to zoom out.');
   }
 
   // --trace: each traced function's latency distribution (calls per
@@ -838,6 +864,12 @@
       ];
       section.appendChild(sortableTable('trace-lines-' + ti, cols, t.lines,
                                         null));
+      flameGraph(section, 'trace-flame-' + ti, t.flame,
+          el('h4', null, 'Stacks of the slow calls'),
+          'The slow calls\' samples by call stack; red frames have a ' +
+          'larger share of the slow calls\' samples than of the other ' +
+          'calls\', blue ones a smaller share (hover for both).',
+          ['slow calls', 'other calls']);
     });
   }
 
