@@ -115,7 +115,10 @@ class ExperimentRunner {
   std::vector<uint32_t> pin_ids_;
   std::string pin_text_;
   runtime::PinKind pin_kind_ = runtime::PinKind::kNone;
-  uint64_t recorded_ = 0;  // experiments recorded (for the acknowledgement)
+  // Experiments recorded by this process's runners (for the
+  // acknowledgement): one runner per table, so a shell's coordinator, whose
+  // table changes (coordinator.cc), counts on across them.
+  static inline uint64_t recorded_ = 0;
 };
 
 }  // namespace andweorc::coordinator

@@ -109,14 +109,19 @@ await withBrowser({allow: u => origin !== null && u.startsWith(origin + '/')},
   await page.click('#ctl-pause');
   await acked(seq += 2);
   check((await control()).paused === '1', 'the page shows the pause applied');
-  // Experiments that ended before the pause reach the page within a poll
-  // of the raw files and one of the page; none may come after that.
-  await page.waitForTimeout(1000);
+  // The experiments recorded before the pause reach the page after a poll
+  // of the raw files and one of the page (longer on a busy machine: wait
+  // for the count the program acknowledged); none may come after that.
+  const recordedAtPause = Number((await control()).experimentsAtAck);
+  await page.waitForFunction(
+      n => Number(document.getElementById('summary').dataset.experiments) >=
+           n, recordedAtPause, {timeout: 10000});
   const atPause = await experimentsShown(page);
   await page.waitForTimeout(1000);
   const stillPaused = await experimentsShown(page);
-  check(stillPaused === atPause,
-        `paused: no experiment for 1 s (${atPause} -> ${stillPaused})`);
+  check(stillPaused === atPause && atPause === recordedAtPause,
+        `paused: no experiment for 1 s (${atPause} -> ${stillPaused}; ` +
+        `${recordedAtPause} recorded before the pause)`);
 
   await page.click('#ctl-resume');
   await acked(seq += 2);
