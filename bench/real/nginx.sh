@@ -27,6 +27,9 @@ CONNS=${CONNS:-8}
 
 build() {
   if ! ls -d "$src"/nginx-*/ >/dev/null 2>&1; then
+    # A fresh machine has no deb-src lines: lib.sh adds them.
+    source "$here/lib.sh"
+    real_enable_deb_src
     mkdir -p "$src"
     (cd "$src" && apt-get source -qq nginx >&2)
   fi

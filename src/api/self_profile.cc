@@ -109,7 +109,8 @@ bool self_profile(const SelfProfileOptions& options, profile::Profile* out,
   prof.settings.experiment_time_s = options.experiment_time_s;
   prof.settings.seed = options.seed;
   symbols::Symbolizer symbolizer;
-  ingest::build_profile({proc}, {options.binary_scope, options.source_scope},
+  ingest::build_profile({proc},
+                        {options.binary_scope, options.source_scope, ""},
                         symbolizer, &prof);
   prof.warnings.push_back(
       "profiled in-process by andweorc::Runner while the program was running");

@@ -289,6 +289,11 @@ CommandRunner add_run_command(CLI::App& app,
                 "for every descendant. --no-follow-forks: experiments run "
                 "in the first process only (children are still sampled) and "
                 "only the direct child is waited for");
+  cmd->add_option("--split-points", o->split_points,
+                  "Count each progress point per process (NAME@PID) or per "
+                  "executable (NAME@FILE) instead of adding it up over the "
+                  "process tree; the experiments then measure each apart")
+      ->check(CLI::IsMember({"process", "executable"}));
   cmd->add_option("--format", o->format,
                   "Profile format: json, or coz (Coz's profile.coz; appended, "
                   "so runs merge). Default: coz for a .coz output, else json")

@@ -52,6 +52,8 @@ std::vector<std::string> runtime_environment(const RunOptions& o,
   if (o.sampler == "timer") env.push_back("ANDWEORC_SAMPLER=timer");
   env.push_back(std::string("ANDWEORC_PROCESS_TREE=") +
                 (o.follow_forks ? "1" : "0"));
+  if (!o.split_points.empty())
+    env.push_back("ANDWEORC_SPLIT_POINTS=" + o.split_points);
   env.push_back("ANDWEORC_BINARY_SCOPE=" + joined_lines(o.binary_scope));
   env.push_back("ANDWEORC_SOURCE_SCOPE=" + joined_lines(o.source_scope));
   if (!o.no_experiments) {

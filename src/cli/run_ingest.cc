@@ -59,8 +59,8 @@ profile::Profile profile_of_run(const RunOptions& o,
   prof.settings.coarse_to_fine = o.granularity == "auto";
   prof.settings.granularity = o.granularity == "function" ? "function" : "line";
   symbols::Symbolizer symbolizer;
-  ingest::build_profile(raw, {o.binary_scope, o.source_scope}, symbolizer,
-                        &prof);
+  ingest::build_profile(raw, {o.binary_scope, o.source_scope, o.split_points},
+                        symbolizer, &prof);
   if (o.granularity == "adaptive")
     for (const auto& e : prof.experiments)
       if (e.granularity == "function") prof.settings.coarse_to_fine = true;

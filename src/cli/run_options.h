@@ -35,6 +35,8 @@ struct RunOptions {
   // descendant (--follow-forks, the default); off: experiments stay in the
   // first process and only the direct child is waited for.
   bool follow_forks = true;
+  // --split-points process|executable: "" adds each point up over the tree.
+  std::string split_points;
   // causal experiments (names as Coz's where Coz has them)
   bool no_experiments = false;
   std::string fixed_line;

@@ -95,6 +95,7 @@ void run_for_started_programs(const symbols::ScopeMatcher& scope,
   std::vector<std::string> said;
   uint32_t generation = 0;
   std::string problem;
+  bool said_full = false;
   while (!__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) {
     if (registered_images(*t).size() == covered.size()) {
       sleep_ms(20);
@@ -104,6 +105,14 @@ void run_for_started_programs(const symbols::ScopeMatcher& scope,
     // others a moment to register, so that one table has them all.
     sleep_ms(100);
     covered = registered_images(*t);
+    if (__atomic_load_n(&t->images_full, __ATOMIC_RELAXED) && !said_full) {
+      note("experiments: the program started more than " +
+           std::to_string(runtime::kTreeImages) +
+           " different executables; the lines of those after the first " +
+           std::to_string(runtime::kTreeImages) +
+           " are sampled but never selected");
+      said_full = true;
+    }
     std::vector<std::string> notes;
     auto* catalog = LineCatalog::build_from_files(scope, covered, ++generation,
                                                   &symbolizer, &notes)

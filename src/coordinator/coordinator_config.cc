@@ -54,6 +54,10 @@ CoordinatorConfig config_from_environment() {
   c.period_ns = env_u64("ANDWEORC_SAMPLE_PERIOD_NS", c.period_ns);
   c.delay_ramps = env("ANDWEORC_DELAY_RAMP") == "1";
   c.delay_credit = env("ANDWEORC_DELAY_CREDIT") == "1";
+  std::string split = env("ANDWEORC_SPLIT_POINTS");
+  c.split_points = split == "process"      ? SplitPoints::kProcess
+                   : split == "executable" ? SplitPoints::kExecutable
+                                           : SplitPoints::kNone;
   return c;
 }
 

@@ -9,6 +9,8 @@
 
 namespace andweorc::coordinator {
 
+enum class SplitPoints { kNone, kProcess, kExecutable };
+
 struct CoordinatorConfig {
   bool experiments = false;  // ANDWEORC_EXPERIMENTS=1
   std::vector<std::string>
@@ -40,6 +42,10 @@ struct CoordinatorConfig {
   // Off by default: on the known-answer suite its effect was within the
   // run-to-run spread of the predictions (docs/design.md §9).
   bool delay_credit = false;
+  // ANDWEORC_SPLIT_POINTS=process|executable (`run --split-points`): in a
+  // process tree, each progress point is counted per process ("name@PID")
+  // or per executable ("name@FILE") instead of added up over the tree.
+  SplitPoints split_points = SplitPoints::kNone;
 };
 
 CoordinatorConfig config_from_environment();

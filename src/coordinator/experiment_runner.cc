@@ -37,37 +37,59 @@ bool is_function_key(const std::string& key) {
 
 }  // namespace
 
-PointSnapshot snapshot_points() {
+std::string split_point_name(const std::string& name, SplitPoints split,
+                             int32_t pid, const char* exe) {
+  if (split == SplitPoints::kProcess) return name + "@" + std::to_string(pid);
+  if (split == SplitPoints::kExecutable) return name + "@" + exe;
+  return name;
+}
+
+PointSnapshot snapshot_points(SplitPoints split) {
   // A process tree: fresh totals from every other process first (they
   // answer within microseconds; one killed meanwhile is waited for 2 ms).
   runtime::TreeSegment* tree = runtime::tree();
   if (tree != nullptr)
     runtime::tree_request_totals(tree, int32_t(getpid()), 2000000);
+  auto add = [](PointState& p, int kind, uint64_t n) {
+    if (kind == ANDWEORC_KIND_THROUGHPUT) p.visits += n;
+    if (kind == ANDWEORC_KIND_BEGIN) p.begins += n, p.latency = true;
+    if (kind == ANDWEORC_KIND_END) p.ends += n, p.latency = true;
+  };
+  static const std::string own_exe = [] {
+    char exe[runtime::kTreeExeMax];
+    runtime::tree_exe_name(exe);
+    return std::string(exe);
+  }();
+  int32_t me = int32_t(getpid());
   runtime::PointTotal totals[ANDWEORC_MAX_COUNTERS];
   int n = std::min(runtime::points_totals(totals, ANDWEORC_MAX_COUNTERS),
                    ANDWEORC_MAX_COUNTERS);
   PointSnapshot snap;
-  for (int i = 0; i < n; ++i) {
-    PointState& p = snap[std::string(totals[i].name, totals[i].name_len)];
-    if (totals[i].kind == ANDWEORC_KIND_THROUGHPUT) p.visits += totals[i].total;
-    if (totals[i].kind == ANDWEORC_KIND_BEGIN)
-      p.begins += totals[i].total, p.latency = true;
-    if (totals[i].kind == ANDWEORC_KIND_END)
-      p.ends += totals[i].total, p.latency = true;
-  }
+  for (int i = 0; i < n; ++i)
+    add(snap[split_point_name(std::string(totals[i].name, totals[i].name_len),
+                              split, me, own_exe.c_str())],
+        totals[i].kind, totals[i].total);
   // A process tree: every other process's latest published totals (ours
   // are the fresh ones above). A point only other processes know counts
   // too: in a prefork server, the workers count the requests.
   if (runtime::TreeSegment* t = tree) {
-    int32_t me = int32_t(getpid());
     for (int i = 0; i < runtime::kTreePoints; ++i) {
       const runtime::TreePoint& tp = t->points[i];
       if (__atomic_load_n(&tp.state, __ATOMIC_ACQUIRE) != 2) continue;
-      uint64_t others = runtime::tree_total_except(*t, i, me);
-      PointState& p = snap[std::string(tp.name, tp.name_len)];
-      if (tp.kind == ANDWEORC_KIND_THROUGHPUT) p.visits += others;
-      if (tp.kind == ANDWEORC_KIND_BEGIN) p.begins += others, p.latency = true;
-      if (tp.kind == ANDWEORC_KIND_END) p.ends += others, p.latency = true;
+      std::string name(tp.name, tp.name_len);
+      if (split == SplitPoints::kNone) {
+        add(snap[name], tp.kind, runtime::tree_total_except(*t, i, me));
+        continue;
+      }
+      for (const runtime::TreeProcess& p : t->processes) {
+        int32_t pid = __atomic_load_n(&p.pid, __ATOMIC_ACQUIRE);
+        if (pid == 0 || pid == me) continue;
+        uint64_t total = __atomic_load_n(&p.totals[i], __ATOMIC_RELAXED);
+        if (total == 0) continue;  // a process without this point
+        const char* exe =
+            __atomic_load_n(&p.named, __ATOMIC_ACQUIRE) ? p.exe : "";
+        add(snap[split_point_name(name, split, pid, exe)], tp.kind, total);
+      }
     }
   }
   return snap;
@@ -303,7 +325,7 @@ ExperimentRunner::Running ExperimentRunner::begin(uint32_t sel,
   Running r{sel,
             by_function,
             speedup,
-            snapshot_points(),
+            snapshot_points(config_.split_points),
             runtime::monotonic_ns(),
             engine_.global()};
   runtime::set_selection(int32_t(sel), by_function
@@ -322,7 +344,7 @@ planner::Observation ExperimentRunner::finish(const Running& r, bool end_to_end,
   uint64_t hits = engine_.hits();
   engine_.end_experiment();
   uint64_t end = runtime::monotonic_ns(), delay = engine_.global() - r.g0;
-  PointSnapshot after = snapshot_points();
+  PointSnapshot after = snapshot_points(config_.split_points);
   if (keep) ++recorded_;
   if (keep)
     record(r.selection, r.by_function, r.speedup, r.start, end, delay, hits,
@@ -365,7 +387,7 @@ std::string ExperimentRunner::run(const bool* stop) {
   if (config_.end_to_end) return run_end_to_end(stop);
   // Throughput needs a progress point; wait for the program to register one
   // (or for the live page to add one: its commands are taken meanwhile).
-  while (snapshot_points().empty()) {
+  while (snapshot_points(config_.split_points).empty()) {
     if (controls_.listener != nullptr) controls_.poll();
     if (!sleep_unless_stopped(20000000, stop)) return "";
   }

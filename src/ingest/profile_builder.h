@@ -19,6 +19,10 @@ namespace andweorc::ingest {
 struct BuildOptions {
   std::vector<std::string> binary_scope;  // empty: default_binary_scope()
   std::vector<std::string> source_scope;  // empty: default_source_scope()
+  // `run --split-points`: "process" or "executable" names each process's
+  // point totals as the coordinator named them in the experiments
+  // (NAME@PID, NAME@FILE); "" adds them up.
+  std::string split_points;
 };
 
 // One raw experiment of process `pid` as the profile records it.

@@ -103,6 +103,8 @@ ANDWEORC_SIGNAL_SAFE TreeProcess* tree_my_process(TreeSegment* t) {
     int32_t expected = 0;
     if (__atomic_compare_exchange_n(&t->processes[i].pid, &expected, pid, false,
                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+      tree_exe_name(t->processes[i].exe);
+      __atomic_store_n(&t->processes[i].named, 1u, __ATOMIC_RELEASE);
       __atomic_store_n(&g_slot, i, __ATOMIC_RELEASE);
       return &t->processes[i];
     }
@@ -168,6 +170,18 @@ int tree_request_totals(TreeSegment* t, int32_t self_pid,
     timespec pause{0, 50 * 1000};
     raw_syscall(SYS_nanosleep, long(&pause), 0);
   }
+}
+
+ANDWEORC_SIGNAL_SAFE void tree_exe_name(char* out) {
+  char path[1024];
+  long n = raw_syscall(SYS_readlink, long("/proc/self/exe"), long(path),
+                       long(sizeof path - 1));
+  size_t len = n > 0 ? size_t(n) : 0, base = 0;
+  for (size_t i = 0; i < len; ++i)
+    if (path[i] == '/') base = i + 1;
+  size_t copy = len - base < kTreeExeMax - 1 ? len - base : kTreeExeMax - 1;
+  memcpy(out, path + base, copy);
+  out[copy] = '\0';
 }
 
 ANDWEORC_SIGNAL_SAFE void tree_note_exec() {

@@ -52,12 +52,14 @@ struct TreePoint {
 };
 
 // One process's latest totals, indexed like the tree's points. pid 0: free.
+inline constexpr size_t kTreeExeMax = 64;
 struct TreeProcess {
   int32_t pid;
   uint32_t served;  // the last TreeSegment::publish_request it answered
   uint32_t exited;  // it published its final totals
-  uint32_t reserved;
+  uint32_t named;   // exe is written (release), for `--split-points`
   uint64_t totals[kTreePoints];
+  char exe[kTreeExeMax];  // the image's executable, file name only
 };
 
 // An object of the first process's address space with in-scope code,
@@ -191,7 +193,8 @@ bool tree_holds(const TreeSegment* t, const void* p, size_t bytes);
 ANDWEORC_SIGNAL_SAFE int tree_point_index(TreeSegment* t, int kind,
                                           const char* name, uint32_t len);
 // This process's slot (claimed at first use; the claim is forgotten in a
-// fork child, which claims its own); nullptr when all are taken.
+// fork child, which claims its own, and names it with the image's
+// executable); nullptr when all are taken.
 ANDWEORC_SIGNAL_SAFE TreeProcess* tree_my_process(TreeSegment* t);
 // Collector: waits up to `ns` for a request for fresh totals (futex on
 // publish_request; returns early when one comes) and returns the request
@@ -214,6 +217,10 @@ ANDWEORC_SIGNAL_SAFE void tree_note_exec();
 // every process's published total except `skip_pid`'s (whose fresh local
 // count the caller adds instead).
 uint64_t tree_total_except(const TreeSegment& t, int index, int32_t skip_pid);
+
+// The file name of this image's executable (/proc/self/exe) into
+// out[kTreeExeMax]; "" when unreadable. Signal-safe.
+ANDWEORC_SIGNAL_SAFE void tree_exe_name(char* out);
 
 }  // namespace andweorc::runtime
 

@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <functional>
+#include <map>
+#include <set>
 #include <thread>
 
 #include "profile/profile_json.h"
@@ -103,6 +105,36 @@ TEST_F(ProcessTree, ForkChildrenTakePartInExperiments) {
     EXPECT_GT(proc.experiments, 0);
   }
   EXPECT_EQ(workers, 2);
+}
+
+// --split-points (issue 15): a point counted by two workers is two points,
+// one per process (NAME@PID), or one per executable (NAME@FILE), in the
+// totals and in every experiment alike; each worker's count is its own.
+TEST_F(ProcessTree, SplitPointsCountEachProcessOrExecutableApart) {
+  for (std::string by : {"process", "executable"}) {
+    profile::Profile p =
+        run({"--split-points", by, "--fixed-line", worker_line(),
+             "--fixed-speedup", "50", "--experiment-time", "40ms"},
+            {"prefork", "2", "500"});
+    std::map<std::string, uint64_t> totals;
+    for (const auto& pt : p.points) totals[pt.name] = pt.visits;
+    std::set<std::string> expected;
+    for (const auto& proc : p.processes)
+      if (proc.parent == root_pid(p))
+        expected.insert("request@" + (by == "process"
+                                          ? std::to_string(proc.pid)
+                                          : std::string("fork_tree")));
+    ASSERT_EQ(expected.size(), by == "process" ? 2u : 1u);
+    EXPECT_EQ(totals.size(), expected.size()) << by;
+    for (const auto& name : expected) EXPECT_GT(totals[name], 0u) << name;
+    std::map<std::string, uint64_t> in_experiments;
+    for (const auto& e : p.experiments)
+      for (const auto& d : e.points) in_experiments[d.name] += d.visits;
+    for (const auto& name : expected)
+      EXPECT_GT(in_experiments[name], 0u) << name;
+    for (const auto& [name, visits] : in_experiments)
+      EXPECT_TRUE(expected.count(name)) << name << " (" << by << ")";
+  }
 }
 
 // --no-follow-forks: experiments stay in the first process, which never
