@@ -46,9 +46,22 @@ real_fetch_source() {
   DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -qq "$pkg" >&2
   if ! ls -d "$dest"/*/ >/dev/null 2>&1; then
     mkdir -p "$dest"
-    (cd "$dest" && apt-get source -qq "$pkg" >&2)
+    (cd "$dest" && real_apt_source "$pkg")
   fi
   ls -d "$dest"/*/ | head -1 | sed 's:/$::'
+}
+
+# real_apt_source PKG: `apt-get source PKG` in the current directory; when
+# the newest version's files are gone from the mirror (a security update
+# whose source pool moved: 404), the older versions apt knows, newest first.
+real_apt_source() {
+  local pkg=$1 v
+  apt-get source -qq "$pkg" >&2 && return 0
+  for v in $(apt-cache showsrc "$pkg" | sed -n 's/^Version: //p' | sort -rV); do
+    real_log "apt-get source $pkg failed; trying $pkg=$v"
+    apt-get source -qq "$pkg=$v" >&2 && return 0
+  done
+  return 1
 }
 
 # real_patch DIR PATCH: applies PATCH once (a stamp file remembers it).

@@ -31,9 +31,10 @@ build() {
     source "$here/lib.sh"
     real_enable_deb_src
     mkdir -p "$src"
-    (cd "$src" && apt-get source -qq nginx >&2)
+    (cd "$src" && real_apt_source nginx)
   fi
   if [ ! -x "$dir/objs/nginx" ]; then
+    mkdir -p "$(dirname "$dir")"
     rm -rf "$dir" && cp -a "$(ls -d "$src"/nginx-*/ | head -1)" "$dir"
     # Only what serving a static page needs: no PCRE, no zlib.
     (cd "$dir" && ./configure --prefix="$dir/run" \

@@ -34,9 +34,10 @@ long perf_event_open(perf_event_attr* attr, int tid) {
 }
 
 // Switch-heavy threads leave perf for the timer (perf_watch_switches):
-// more than this many voluntary context switches per millisecond of CPU,
-// over kSamplesPerCheck samples. At ~2-3 us per switch for the event's
-// hrtimer in this VM (docs/design.md, cost model), 8 switches/ms cost 2%.
+// more than this many context switches per millisecond of CPU, over a
+// check window. At ~2-6 us per switch for the event's hrtimer in this VM
+// (docs/design.md, cost model; switch_cost: +25 us per ping-pong round
+// trip of ~4 switches), 8 switches/ms cost 2-5%.
 constexpr uint64_t kSwitchesPerMs = 8;
 constexpr uint64_t kCheckWindowNs = 4000000;  // at least 4 ms of CPU
 // ... looked at at most once per this much wall time when the samples do
@@ -55,13 +56,16 @@ int g_signal = SIGPROF;
 // it can unmap a ring from another thread (seq_cst on both sides).
 int g_drains_in_flight = 0;
 
-// The calling thread's voluntary context switches and CPU time (user +
-// system). Involuntary switches are left out: they measure the machine's
-// load, not the program.
+// The calling thread's context switches and CPU time (user + system).
+// Involuntary switches count too: the event's timer is cancelled and
+// re-armed at a preemption as at a block, and a server preempted by its
+// load generator on the same cores pays for both (nginx beside its client:
+// 0.3-0.5 voluntary but 16-21 involuntary switches per ms of CPU, and it
+// lost ~30% of its throughput on perf against ~0% on the timer).
 ANDWEORC_SIGNAL_SAFE bool thread_usage(uint64_t* switches, uint64_t* cpu_ns) {
   rusage ru;
   if (raw_syscall(SYS_getrusage, RUSAGE_THREAD, long(&ru)) != 0) return false;
-  *switches = uint64_t(ru.ru_nvcsw);
+  *switches = uint64_t(ru.ru_nvcsw) + uint64_t(ru.ru_nivcsw);
   *cpu_ns = uint64_t(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
             uint64_t(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
   return true;

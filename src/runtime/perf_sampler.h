@@ -38,7 +38,7 @@ ANDWEORC_SIGNAL_SAFE uint32_t perf_drain(ThreadState* s);
 // times per millisecond of CPU pays more for its event than for its samples
 // (bench/overhead: an epoll server lost 40% with perf, ~0% with the timer).
 // Called by the handler at each perf signal: once the thread has used a few
-// milliseconds of CPU since the last check, compares its voluntary context
+// milliseconds of CPU since the last check, compares its context
 // switches with that CPU time (getrusage, user + system: a thread that lives
 // in system calls gets few user-mode samples but pays at every switch), and
 // moves a switch-heavy thread to the CPU-time timer sampler (which costs
