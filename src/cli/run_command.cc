@@ -7,6 +7,7 @@
 // run_environment.h's, the profile is made in run_ingest.h. With --detached
 // the tool returns once the program runs and a copy of it stays behind to
 // do the rest (detached_session.h).
+#include <fmt/format.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -29,6 +30,7 @@
 #include "cli/run_ingest.h"
 #include "cli/run_options.h"
 #include "cli/runtime_locator.h"
+#include "cli/sampler_calibration.h"
 #include "cli/terminal.h"
 #include "ingest/raw_reader.h"
 #include "live/control_channel.h"
@@ -77,6 +79,23 @@ class SessionKeeper {
   std::string dir_;
 };
 
+// --sampler auto: perf, unless a perf sample costs this machine more than
+// kTimerAboveUs of CPU (a VM): then the CPU-time timer, said in the profile.
+void choose_sampler(RunSettings* s) {
+  PerfSampleCost cost = measure_perf_sample_cost();
+  if (!cost.measured || cost.us <= kTimerAboveUs) return;
+  s->timer_chosen = true;
+  s->sampler_note = fmt::format(
+      "sampler: the CPU-time timer, chosen at start because a perf sample "
+      "costs {:.0f} us of CPU on this machine ({:.1f}% of a busy thread at "
+      "a {:g} ms period; in a virtual machine each sample is an exit to the "
+      "hypervisor), where the timer rides on the scheduler tick. Its samples "
+      "come once per tick (4 ms at HZ=250), weighted by the periods they "
+      "stand for; --sampler perf for perf's anyway",
+      cost.us, cost.us / (double(s->period_ns) / 1000.0) * 100.0,
+      double(s->period_ns) / 1e6);
+}
+
 int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   if (command.empty()) {
     std::cerr << "andweorc: no command to profile; usage: andweorc run "
@@ -89,6 +108,7 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
     std::cerr << "andweorc: " << error << "\n";
     return kExitUsage;
   }
+  if (o.sampler == "auto") choose_sampler(&*settings);
   std::vector<std::string> env;
   if (int rc = probe_environment(o.probes, command, o.quiet, &env)) return rc;
   std::vector<std::string> tried;
@@ -271,7 +291,10 @@ CommandRunner add_run_command(CLI::App& app,
                   "CPU time between samples, e.g. 1ms, 500us")
       ->capture_default_str();
   cmd->add_option("--sampler", o->sampler,
-                  "perf (perf_event_open), timer (fallback), or auto")
+                  "perf (perf_event_open), timer (a CPU-time timer), or "
+                  "auto: perf, unless a perf sample measured at start costs "
+                  "more than 8 us of CPU here (a virtual machine), then the "
+                  "timer")
       ->check(CLI::IsMember({"auto", "perf", "timer"}))
       ->capture_default_str();
   cmd->add_option("-n,--top", o->top, "Lines and functions in the summary")

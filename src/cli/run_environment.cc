@@ -50,6 +50,9 @@ std::vector<std::string> runtime_environment(const RunOptions& o,
       "ANDWEORC_SAMPLE_PERIOD_NS=" + std::to_string(settings.period_ns),
   };
   if (o.sampler == "timer") env.push_back("ANDWEORC_SAMPLER=timer");
+  // The profile says why (RunSettings::sampler_note), not the runtime.
+  if (o.sampler == "auto" && settings.timer_chosen)
+    env.push_back("ANDWEORC_SAMPLER=timer-auto");
   env.push_back(std::string("ANDWEORC_PROCESS_TREE=") +
                 (o.follow_forks ? "1" : "0"));
   if (!o.split_points.empty())

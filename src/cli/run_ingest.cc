@@ -48,6 +48,8 @@ profile::Profile profile_of_run(const RunOptions& o,
     if (p.sampler == 2 && prof.run.sampler == "none")
       prof.run.sampler = "timer";
   }
+  if (!settings.sampler_note.empty())
+    prof.warnings.push_back(settings.sampler_note);
   prof.settings.enabled = !o.no_experiments;
   prof.settings.fixed_line = o.fixed_line;
   prof.settings.fixed_speedup = o.fixed_speedup;

@@ -66,6 +66,10 @@ struct RunSettings {
   uint64_t experiment_ns = 0;
   std::optional<uint64_t> max_time_ns;  // unset: no limit
   std::string format;                   // "json" or "coz"
+  // --sampler auto on a machine where a perf sample is expensive
+  // (sampler_calibration.h): the timer, and the sentence that says why.
+  bool timer_chosen = false;
+  std::string sampler_note;
 };
 
 std::optional<RunSettings> check_run_options(const RunOptions& o,

@@ -111,8 +111,11 @@ void read_config() {
     // Below 100 us the kernel throttles task-clock sampling (platform notes).
     if (end != p && v >= 100000) g_config.period_ns = v;
   }
-  if (const char* s = runtime_setting("ANDWEORC_SAMPLER"))
-    g_config.force_timer = strcmp(s, "timer") == 0;
+  if (const char* s = runtime_setting("ANDWEORC_SAMPLER")) {
+    g_config.timer_chosen_by_tool = strcmp(s, "timer-auto") == 0;
+    g_config.force_timer =
+        strcmp(s, "timer") == 0 || g_config.timer_chosen_by_tool;
+  }
   if (const char* t = runtime_setting("ANDWEORC_PROCESS_TREE"))
     g_config.process_tree = strcmp(t, "0") != 0;
   const char* d = runtime_setting("ANDWEORC_DELAY_MODE");

@@ -25,7 +25,10 @@ struct Config {
   bool enabled = false;          // ANDWEORC_DATA_DIR is set
   char data_dir[1024] = {};      // where raw files go
   uint64_t period_ns = 1000000;  // ANDWEORC_SAMPLE_PERIOD_NS (default 1 ms)
-  bool force_timer = false;      // ANDWEORC_SAMPLER=timer
+  bool force_timer = false;      // ANDWEORC_SAMPLER=timer (or timer-auto)
+  // ANDWEORC_SAMPLER=timer-auto: the tool chose the timer (run --sampler
+  // auto) and says why in the profile; no note of ours.
+  bool timer_chosen_by_tool = false;
   // Fork children take part in the first process's experiments (a shared
   // segment, shared_tree.h); ANDWEORC_PROCESS_TREE=0 (--no-follow-forks)
   // keeps experiments in the first process, as before issue 15.

@@ -54,7 +54,8 @@ uint32_t choose_process_sampler(ThreadState* main_thread, const Config& config,
   if (!config.force_timer &&
       perf_start(main_thread, config.period_ns, kProfilerSignal, &error, &step))
     return raw::kSamplerPerf;
-  note_fallback(config.force_timer ? nullptr : step, error, note, cap);
+  if (!config.timer_chosen_by_tool)
+    note_fallback(config.force_timer ? nullptr : step, error, note, cap);
   return raw::kSamplerTimer;
 }
 

@@ -107,6 +107,24 @@ TEST_F(E2E, TimerFallbackSamplesAndSaysSo) {
   expect_top_line(p, "hot_line.cc", "HOT_LINE");
 }
 
+// --sampler auto (the default) measures what a perf sample costs before the
+// program starts: the timer it chose is said with the measured cost, and
+// perf is kept without a word; --sampler perf is never overridden.
+TEST_F(E2E, AutoSamplerSaysWhyItChoseTheTimer) {
+  RunResult r = run({}, {program("hot_line"), "600"});
+  EXPECT_EQ(r.status, 7);
+  profile::Profile p = load();
+  bool chose_timer = has_warning(p, "CPU-time timer, chosen at start");
+  EXPECT_EQ(p.run.sampler, chose_timer ? "timer" : "perf");
+  EXPECT_FALSE(has_warning(p, "timer fallback requested"));
+  expect_top_line(p, "hot_line.cc", "HOT_LINE");
+  r = run({"--sampler", "perf"}, {program("hot_line"), "600"});
+  EXPECT_EQ(r.status, 7);
+  p = load();
+  EXPECT_EQ(p.run.sampler, "perf");
+  EXPECT_FALSE(has_warning(p, "chosen at start"));
+}
+
 TEST_F(E2E, ThreadsFromPthreadAndStdThreadAreSampled) {
   RunResult r = run({}, {program("threads")});
   EXPECT_EQ(r.status, 0);

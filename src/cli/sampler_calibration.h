@@ -1,0 +1,37 @@
+// sampler_calibration.h: what a perf sample costs this machine, measured by
+// the tool before it starts the program, so that `run --sampler auto` (the
+// default) picks the cheaper sampler (issue 11).
+//
+// A perf task-clock event interrupts its thread at every sample; in a
+// virtual machine the interrupt and the re-arming of the event's timer are
+// exits to the hypervisor: 20-35 us of CPU per sample on the project's VMs
+// (docs/design.md section 9), 2-3.5% of a busy thread at the 1 ms period,
+// against a few us on bare metal. The CPU-time timer sampler rides on the
+// scheduler tick (no interrupt of its own) and costs almost nothing, but is
+// coarser: one signal per tick (4 ms at HZ=250), weighted by its overruns.
+#ifndef ANDWEORC_CLI_SAMPLER_CALIBRATION_H_
+#define ANDWEORC_CLI_SAMPLER_CALIBRATION_H_
+
+#include <string>
+
+namespace andweorc::cli {
+
+struct PerfSampleCost {
+  bool measured = false;  // false: perf refused (error says why)
+  double us = 0;          // extra CPU per sample, microseconds
+  std::string error;
+};
+
+// Busy work timed in the calling thread's CPU time without and with a
+// task-clock event that samples every 100 us into a small ring (no signal),
+// alternated `rounds` times for about `ms` of CPU each; the extra CPU per
+// sample, from the fastest run of each kind. About 2 x rounds x ms of CPU.
+PerfSampleCost measure_perf_sample_cost(int rounds = 3, int ms = 15);
+
+// `auto` takes the timer when a perf sample costs more than this: 8 us is
+// 0.8% of a busy thread at the default 1 ms period.
+inline constexpr double kTimerAboveUs = 8.0;
+
+}  // namespace andweorc::cli
+
+#endif  // ANDWEORC_CLI_SAMPLER_CALIBRATION_H_

@@ -1,0 +1,33 @@
+// sampler_calibration_test.cc: the tool's measurement of what a perf sample
+// costs (sampler_calibration.h), on this machine's real perf.
+#include "cli/sampler_calibration.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+namespace andweorc::cli {
+namespace {
+
+TEST(SamplerCalibration, MeasuresAPlausibleCostOrSaysWhyNot) {
+  auto t0 = std::chrono::steady_clock::now();
+  PerfSampleCost c = measure_perf_sample_cost(2, 10);
+  double s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
+  if (!c.measured) {
+    // perf refused (perf_event_paranoid 3, seccomp): the reason is given.
+    EXPECT_NE(c.error.find("perf_event_open"), std::string::npos) << c.error;
+    return;
+  }
+  EXPECT_TRUE(c.error.empty());
+  // A sample cannot cost less than nothing, nor more than its period.
+  EXPECT_GE(c.us, 0.0);
+  EXPECT_LT(c.us, 100.0);
+  // 2 x 2 runs of ~10 ms of CPU and a probe: well under a second of wall
+  // time unless the machine is starved (a generous bound, not a timing).
+  EXPECT_LT(s, 20.0);
+}
+
+}  // namespace
+}  // namespace andweorc::cli
