@@ -176,10 +176,13 @@ void* coordinator_main(void*) {
     // Probes from the page are patched here, on this thread.
     if (controls) controls->set_probe_handler(runtime::probes_live_apply);
     if (started_programs) {
+      // Also what a program without debug info reads when it starts
+      // nothing: both halves of the sentence are said.
       note(
-          "experiments: the program's first process has no in-scope code "
-          "(a shell or a launcher); the experiments run on the programs it "
-          "starts");
+          "experiments: the program's first process has no in-scope source "
+          "lines with code (a shell or a launcher; else check "
+          "--binary-scope/--source-scope and build with -g); the experiments "
+          "run on the programs it starts, if it starts any");
       run_for_started_programs(scope, controls.get());
     } else {
       publish_address_table(catalog->table());

@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "runtime/split_points.h"
+
 namespace andweorc::coordinator {
 
-enum class SplitPoints { kNone, kProcess, kExecutable };
+using runtime::SplitPoints;
 
 struct CoordinatorConfig {
   bool experiments = false;  // ANDWEORC_EXPERIMENTS=1

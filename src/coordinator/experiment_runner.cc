@@ -37,13 +37,6 @@ bool is_function_key(const std::string& key) {
 
 }  // namespace
 
-std::string split_point_name(const std::string& name, SplitPoints split,
-                             int32_t pid, const char* exe) {
-  if (split == SplitPoints::kProcess) return name + "@" + std::to_string(pid);
-  if (split == SplitPoints::kExecutable) return name + "@" + exe;
-  return name;
-}
-
 PointSnapshot snapshot_points(SplitPoints split) {
   // A process tree: fresh totals from every other process first (they
   // answer within microseconds; one killed meanwhile is waited for 2 ms).
@@ -66,8 +59,9 @@ PointSnapshot snapshot_points(SplitPoints split) {
                    ANDWEORC_MAX_COUNTERS);
   PointSnapshot snap;
   for (int i = 0; i < n; ++i)
-    add(snap[split_point_name(std::string(totals[i].name, totals[i].name_len),
-                              split, me, own_exe.c_str())],
+    add(snap[runtime::split_point_name(
+            std::string(totals[i].name, totals[i].name_len), split, me,
+            own_exe.c_str())],
         totals[i].kind, totals[i].total);
   // A process tree: every other process's latest published totals (ours
   // are the fresh ones above). A point only other processes know counts
@@ -88,7 +82,8 @@ PointSnapshot snapshot_points(SplitPoints split) {
         if (total == 0) continue;  // a process without this point
         const char* exe =
             __atomic_load_n(&p.named, __ATOMIC_ACQUIRE) ? p.exe : "";
-        add(snap[split_point_name(name, split, pid, exe)], tp.kind, total);
+        add(snap[runtime::split_point_name(name, split, pid, exe)], tp.kind,
+            total);
       }
     }
   }

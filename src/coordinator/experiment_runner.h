@@ -28,9 +28,6 @@ namespace andweorc::coordinator {
 // The runtime's progress-point totals now: added up over a process tree,
 // or per process or executable (CoordinatorConfig::split_points).
 PointSnapshot snapshot_points(SplitPoints split = SplitPoints::kNone);
-// The name a point of process `pid` running `exe` counts under.
-std::string split_point_name(const std::string& name, SplitPoints split,
-                             int32_t pid, const char* exe);
 
 class ExperimentRunner {
  public:

@@ -13,6 +13,7 @@
 #include "ingest/label_resolver.h"
 #include "ingest/trace_join.h"
 #include "runtime/raw_format.h"
+#include "runtime/split_points.h"
 #include "symbols/scope.h"
 
 namespace andweorc::ingest {
@@ -20,20 +21,6 @@ namespace {
 
 using symbols::default_binary_scope;
 using symbols::default_source_scope;
-
-// A point's name under `run --split-points`, as the coordinator names it
-// in the experiments (coordinator/experiment_runner.cc, split_point_name).
-std::string split_point_name(const std::string& name, const std::string& split,
-                             const RawProcess& p) {
-  if (split == "process") return name + "@" + std::to_string(p.pid);
-  if (split != "executable") return name;
-  size_t slash = p.executable.rfind('/');
-  std::string file = slash == std::string::npos
-                         ? p.executable
-                         : p.executable.substr(slash + 1);
-  // As the runtime reads it (TreeProcess::exe): at most 63 bytes.
-  return name + "@" + file.substr(0, 63);
-}
 using symbols::ScopeMatcher;
 
 class FrameTable {
@@ -289,7 +276,9 @@ void build_profile(const std::vector<RawProcess>& processes,
       bool latency = rp.kind != 1;  // ANDWEORC_KIND_THROUGHPUT
       auto kind = latency ? profile::PointKind::kLatency
                           : profile::PointKind::kThroughput;
-      std::string name = split_point_name(rp.name, options.split_points, p);
+      std::string name = runtime::split_point_name(
+          rp.name, runtime::split_points_from(options.split_points), p.pid,
+          p.executable);
       auto [it, added] =
           point_index.try_emplace({name, kind}, out->points.size());
       if (added) out->points.push_back(profile::ProgressPoint{name, kind});

@@ -112,13 +112,13 @@ struct TreeSegment {
   // module_count is stored (release) once they are written.
   uint32_t module_count;
   // The first process's coordinator: 0 not known yet (building its table,
-  // or no experiments), 1 it runs experiments on its table, 2 it has no
-  // in-scope code and no tree to run them in (an image exec'd after 2 runs
-  // its own experiments instead of joining), 3 it has no in-scope code
-  // itself (a shell, a launcher) and runs the experiments of the programs
-  // it starts: each exec'd image registers its executable (images[]), and
-  // the coordinator builds a new table from all of them each time one
-  // appears (table_generation; atomic).
+  // or no experiments), 1 it runs experiments on its table, 2 its table
+  // could not be put in the arena (an image exec'd after 2 runs its own
+  // experiments instead of joining), 3 it has no in-scope code itself (a
+  // shell, a launcher) and runs the experiments of the programs it starts: each
+  // exec'd image registers its executable (images[]), and the coordinator
+  // builds a new table from all of them each time one appears
+  // (table_generation; atomic).
   uint32_t coordinator_state;
   // Bumped (release) after selection.table was replaced by a table of a
   // new generation (coordinator_state 3): images translate it again.
