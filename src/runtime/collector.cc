@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "runtime/address_table.h"
+#include "runtime/attach_interpose.h"
 #include "runtime/attach_settings.h"
 #include "runtime/contention.h"
 #include "runtime/early_threads.h"
@@ -73,11 +74,14 @@ void* collector_main(void*) {
       write_tree_record();
     }
     io_lock().unlock();
-    // Attached, the program's new threads do not pass through our
-    // pthread_create: look for them every snapshot period (0.5 s), as at
-    // start-up. A thread that lives shorter than that is not profiled.
-    if (snapshot && runtime_attached())
+    // Attached, the program's new threads pass through our pthread_create
+    // only from objects whose calls were rerouted (attach_interpose.h):
+    // look for the others every snapshot period (0.5 s), as at start-up.
+    // A thread that lives shorter than that is not profiled.
+    if (snapshot && runtime_attached()) {
       prepare_threads_already_running(int(getpid()));
+      attach_interpose_sweep();  // libraries loaded since: the wrappers
+    }
   }
   return nullptr;
 }

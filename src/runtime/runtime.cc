@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "runtime/address_table.h"
+#include "runtime/attach_interpose.h"
 #include "runtime/attach_settings.h"
 #include "runtime/blocking.h"
 #include "runtime/collector.h"
@@ -348,6 +349,7 @@ AttachStart runtime_attach_start(const char* settings_path) {
       g_attached = true;
       if (start_runtime()) {
         probes_start();
+        attach_interpose_start();
         g_coordinator_pid = g_pid;
         if (g_coordinator.start != nullptr) g_coordinator.start();
       } else {
@@ -369,7 +371,9 @@ bool runtime_attach_stop() {
   // Experiments end (no thread stays delayed), then our threads exit and
   // are joined, then the samplers stop; what they took is written and the
   // file closed. Only then are the per-thread events released: no handler
-  // can be reading their rings (release_thread_samplers).
+  // can be reading their rings (release_thread_samplers). The wrappers go
+  // out of the program's calls first, so none is entered once it ends.
+  attach_interpose_stop();
   if (g_coordinator.detach != nullptr) g_coordinator.detach();
   collector_stop();
   stop_all_samplers();

@@ -2,7 +2,9 @@
 // andweorc (programs/attach_target.cc): the profile has samples,
 // experiments and the hot function; the program keeps its thread count,
 // exits 0 and prints its correct result; a thread it starts while attached
-// is profiled too; a second attach works; attaching
+// is profiled too; the program's calls go through the runtime's wrappers
+// while attached and straight to libc again after; a second attach works;
+// attaching
 // is refused, before the process is touched, when it cannot work.
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -57,15 +59,21 @@ TEST_F(Attach, ProfilesTwiceAndLeavesTheProcessAsItWas) {
 
   // A third worker starts while the tool runs (after the runtime is in,
   // most likely): the runtime finds it within its 0.5 s rescan.
-  RunResult first =
-      run_command({ANDWEORC_BIN, "attach", pid, "-q", "--duration", "1500ms",
-                   "--experiment-time", "50ms", "--progress",
-                   "rounds=attach_target.cc:" + std::to_string(line), "-o",
-                   dir_ + "/first.json"},
-                  [&](int) {
-                    std::this_thread::sleep_for(std::chrono::milliseconds(400));
-                    EXPECT_EQ(write(t.stdin_fd, "s", 1), 1);
-                  });
+  RunResult first = run_command(
+      {ANDWEORC_BIN, "attach", pid, "-q", "--duration", "1500ms",
+       "--experiment-time", "50ms", "--progress",
+       "rounds=attach_target.cc:" + std::to_string(line), "-o",
+       dir_ + "/first.json"},
+      [&](int) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(400));
+        EXPECT_EQ(write(t.stdin_fd, "s", 1), 1);
+        // Where does `read` go now? Asked every 100 ms while
+        // the attach lasts (it starts after the injection).
+        for (int i = 0; i < 10; ++i) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(100));
+          EXPECT_EQ(write(t.stdin_fd, "g", 1), 1);
+        }
+      });
   EXPECT_EQ(first.status, 0) << first.err;
   EXPECT_EQ(thread_count(t.pid), 4) << "threads left behind";
   auto p = profile::read_profile(dir_ + "/first.json");
@@ -80,6 +88,12 @@ TEST_F(Attach, ProfilesTwiceAndLeavesTheProcessAsItWas) {
   for (const auto& point : p.profile->points)
     if (point.name == "rounds") visits = point.visits;
   EXPECT_GT(visits, 0u);
+  // The program's calls went through the wrappers, as under `run`.
+  bool rerouted = false;
+  for (const auto& w : p.profile->warnings)
+    rerouted = rerouted || w.find("wrappers were put in") != std::string::npos;
+  EXPECT_TRUE(rerouted) << "no note of the wrappers being put in place";
+  EXPECT_EQ(write(t.stdin_fd, "g", 1), 1);  // detached: libc's again
 
   RunResult second =
       run_command({ANDWEORC_BIN, "attach", pid, "-q", "--duration", "500ms",
@@ -93,6 +107,13 @@ TEST_F(Attach, ProfilesTwiceAndLeavesTheProcessAsItWas) {
   std::string out;
   EXPECT_EQ(finish_attach_target(t, &out), 0) << out;
   EXPECT_NE(out.find(" correct"), std::string::npos) << out;
+  // Rerouted while attached, and back to libc after the detach (the last
+  // answer, asked between the two attaches).
+  const size_t last = out.rfind("read bound in ");
+  ASSERT_NE(last, std::string::npos) << out;
+  EXPECT_LT(out.find("libandweorc"), last) << out;
+  EXPECT_EQ(out.find("libandweorc", last), std::string::npos) << out;
+  EXPECT_NE(out.find("libc.so", last), std::string::npos) << out;
 }
 
 TEST_F(Attach, RefusesAProcessThatDoesNotExist) {

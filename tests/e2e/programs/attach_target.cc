@@ -1,11 +1,14 @@
 // A program started without andweorc that `andweorc attach` visits
 // (attach_test.cc). Two threads run rounds of a known-answer loop until
 // standard input reaches end of file (an 's' read starts one more
-// worker); then the program checks every
+// worker; a 'g' prints which library the program's `read` is bound to,
+// which an attach reroutes to the runtime's wrapper and a detach back to
+// libc); then the program checks every
 // round's result against the closed form and prints the round count and
 // "correct" (a register the visits failed to restore would show here).
 // hot_rounds() is ~90% of the CPU time, cold_rounds() the rest; each round
 // ends at the line marked in round_done(), which --progress can count.
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -58,7 +61,19 @@ int main() {
   // Each 's' read starts one more worker (a thread born after an attach).
   for (ssize_t n; (n = read(0, buf, sizeof buf)) > 0;)
     for (ssize_t i = 0; i < n; ++i)
-      if (buf[i] == 's') workers.emplace_back(worker);
+      if (buf[i] == 's') {
+        workers.emplace_back(worker);
+      } else if (buf[i] == 'g') {
+        // The address comes from this program's GOT, where ld.so (or an
+        // attach) wrote it.
+        void* volatile bound = reinterpret_cast<void*>(&read);
+        Dl_info info{};
+        std::printf("read bound in %s\n",
+                    dladdr(bound, &info) != 0 && info.dli_fname != nullptr
+                        ? info.dli_fname
+                        : "?");
+        std::fflush(stdout);
+      }
   g_stop = true;
   for (auto& w : workers) w.join();
   std::printf("rounds %llu wrong %llu %s\n",
