@@ -32,6 +32,7 @@
 #include "cli/run_ingest.h"
 #include "cli/run_options.h"
 #include "cli/runtime_locator.h"
+#include "cli/sampler_calibration.h"
 #include "ingest/raw_reader.h"
 
 namespace andweorc::cli {
@@ -41,8 +42,9 @@ namespace fs = std::filesystem;
 
 struct AttachOptions {
   int pid = 0;
-  std::string duration;  // "" = until Ctrl-C (or the process exits)
-  RunOptions run;        // the options of `run` that make sense here
+  std::string duration;      // "" = until Ctrl-C (or the process exits)
+  RunOptions run;            // the options of `run` that make sense here
+  bool no_wrappers = false;  // leave the program's calls bound to libc
 };
 
 volatile sig_atomic_t g_interrupted = 0;
@@ -114,6 +116,8 @@ int attach_profile(AttachOptions& a) {
     std::cerr << "andweorc: " << error << "\n";
     return kExitUsage;
   }
+  // The same sampler `run` would take on this machine.
+  if (o.sampler == "auto") choose_sampler(&*settings);
   std::optional<uint64_t> duration_ns;
   if (!a.duration.empty()) {
     duration_ns = parse_duration_ns(a.duration);
@@ -200,6 +204,7 @@ int attach_profile(AttachOptions& a) {
   // The page's controls: the coordinator maps the file named in the
   // settings (ANDWEORC_CONTROL), which must be the process's to open.
   for (auto& e : live_control_environment(live.get())) env.push_back(e);
+  if (a.no_wrappers) env.push_back("ANDWEORC_ATTACH_WRAPPERS=0");
   if (live && !live->control_path().empty())
     give_to(live->control_path(), a.pid);
   const std::string settings_path = data_dir + "/attach.settings";
@@ -361,6 +366,11 @@ CommandRunner add_attach_command(CLI::App& app) {
                   "How delayed threads wait: sleep, or spin")
       ->check(CLI::IsMember({"sleep", "spin"}))
       ->capture_default_str()
+      ->group(causal);
+  cmd->add_flag("--no-wrappers", a->no_wrappers,
+                "Leave the program's calls bound to libc instead of "
+                "rerouting them through the runtime's wrappers (no delay "
+                "is then carried across locks, pipes or sockets)")
       ->group(causal);
   add_probe_options(cmd, &o->probes);
   add_live_options(cmd, o);

@@ -79,23 +79,6 @@ class SessionKeeper {
   std::string dir_;
 };
 
-// --sampler auto: perf, unless a perf sample costs this machine more than
-// kTimerAboveUs of CPU (a VM): then the CPU-time timer, said in the profile.
-void choose_sampler(RunSettings* s) {
-  PerfSampleCost cost = measure_perf_sample_cost();
-  if (!cost.measured || cost.us <= kTimerAboveUs) return;
-  s->timer_chosen = true;
-  s->sampler_note = fmt::format(
-      "sampler: the CPU-time timer, chosen at start because a perf sample "
-      "costs {:.0f} us of CPU on this machine ({:.1f}% of a busy thread at "
-      "a {:g} ms period; in a virtual machine each sample is an exit to the "
-      "hypervisor), where the timer rides on the scheduler tick. Its samples "
-      "come once per tick (4 ms at HZ=250), weighted by the periods they "
-      "stand for; --sampler perf for perf's anyway",
-      cost.us, cost.us / (double(s->period_ns) / 1000.0) * 100.0,
-      double(s->period_ns) / 1e6);
-}
-
 int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   if (command.empty()) {
     std::cerr << "andweorc: no command to profile; usage: andweorc run "

@@ -1,6 +1,7 @@
 // sampler_calibration.cc: see sampler_calibration.h.
 #include "cli/sampler_calibration.h"
 
+#include <fmt/format.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -87,6 +88,21 @@ PerfSampleCost measure_perf_sample_cost(int rounds, int ms) {
   out.us = share * double(kPeriodNs) / 1000.0;
   out.measured = true;
   return out;
+}
+
+void choose_sampler(RunSettings* s) {
+  PerfSampleCost cost = measure_perf_sample_cost();
+  if (!cost.measured || cost.us <= kTimerAboveUs) return;
+  s->timer_chosen = true;
+  s->sampler_note = fmt::format(
+      "sampler: the CPU-time timer, chosen at start because a perf sample "
+      "costs {:.0f} us of CPU on this machine ({:.1f}% of a busy thread at "
+      "a {:g} ms period; in a virtual machine each sample is an exit to the "
+      "hypervisor), where the timer rides on the scheduler tick. Its samples "
+      "come once per tick (4 ms at HZ=250), weighted by the periods they "
+      "stand for; --sampler perf for perf's anyway",
+      cost.us, cost.us / (double(s->period_ns) / 1000.0) * 100.0,
+      double(s->period_ns) / 1e6);
 }
 
 }  // namespace andweorc::cli

@@ -14,6 +14,8 @@
 
 #include <string>
 
+#include "cli/run_options.h"
+
 namespace andweorc::cli {
 
 struct PerfSampleCost {
@@ -31,6 +33,12 @@ PerfSampleCost measure_perf_sample_cost(int rounds = 3, int ms = 15);
 // `auto` takes the timer when a perf sample costs more than this: 8 us is
 // 0.8% of a busy thread at the default 1 ms period.
 inline constexpr double kTimerAboveUs = 8.0;
+
+// --sampler auto, for `run` and `attach`: perf, unless a perf sample costs
+// this machine more than kTimerAboveUs of CPU (a VM): then the CPU-time
+// timer (settings->timer_chosen), with the reason for the profile
+// (settings->sampler_note).
+void choose_sampler(RunSettings* settings);
 
 }  // namespace andweorc::cli
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "runtime/attach_fds.h"
+#include "runtime/attach_settings.h"
 #include "runtime/got_redirect.h"
 #include "runtime/real_functions.h"
 #include "runtime/runtime.h"
@@ -65,6 +66,14 @@ std::vector<GotTarget> wrapper_targets() {
 }  // namespace
 
 void attach_interpose_start() {
+  // `attach --no-wrappers`: the program's calls stay bound to libc.
+  const char* wanted = runtime_setting("ANDWEORC_ATTACH_WRAPPERS");
+  if (wanted != nullptr && strcmp(wanted, "0") == 0) {
+    runtime_write_note_bounded(
+        "attach --no-wrappers: the program's calls stay bound to libc, so "
+        "delays are not carried across blocking calls");
+    return;
+  }
   g_lock.lock();
   if (g_redirect == nullptr) {
     g_redirect = new GotRedirect(
