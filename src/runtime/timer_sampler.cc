@@ -76,6 +76,15 @@ ANDWEORC_SIGNAL_SAFE bool timer_start_from_handler(ThreadState* s,
   return true;
 }
 
+// The CPU-time clock of thread `tid` of this process, as glibc's
+// pthread_getcpuclockid makes it (the kernel's MAKE_THREAD_CPUCLOCK with
+// CPUCLOCK_SCHED): for a thread other than the caller, whose pthread_t we
+// do not have.
+clockid_t thread_cpu_clock(int tid) {
+  constexpr clockid_t kPerThread = 4, kSched = 2;
+  return clockid_t((~clockid_t(tid) << 3) | kPerThread | kSched);
+}
+
 bool timer_start(ThreadState* s, uint64_t period_ns, int signal_number,
                  int* error) {
   timer_note_stack(s);
@@ -84,7 +93,11 @@ bool timer_start(ThreadState* s, uint64_t period_ns, int signal_number,
   ev.sigev_notify = SIGEV_THREAD_ID;
   ev.sigev_signo = signal_number;
   ev._sigev_un._tid = s->tid;
-  if (timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &s->timer) != 0) {
+  // A thread started for another (early threads, attach) must count the
+  // CPU time of the thread it samples, not the caller's.
+  const clockid_t clock = s->tid == current_tid() ? CLOCK_THREAD_CPUTIME_ID
+                                                  : thread_cpu_clock(s->tid);
+  if (timer_create(clock, &ev, &s->timer) != 0) {
     *error = errno;
     return false;
   }

@@ -116,6 +116,31 @@ TEST_F(Attach, ProfilesTwiceAndLeavesTheProcessAsItWas) {
   EXPECT_NE(out.find("libc.so", last), std::string::npos) << out;
 }
 
+// The CPU-time timer (what --sampler auto picks in a VM) for threads that
+// were running before the attach: their timers are made by the attaching
+// thread, blocked in read here, and must count the sampled thread's CPU
+// time, not their maker's (they did: a handful of samples, none at all in
+// a second attach).
+TEST_F(Attach, TheTimerSamplesThreadsThatWereAlreadyRunning) {
+  AttachTarget t = start_attach_target(dir_);
+  ASSERT_GT(t.pid, 0);
+  ASSERT_TRUE(wait_for_threads(t.pid, 3));
+  const std::string pid = std::to_string(t.pid);
+  for (int round = 0; round < 2; ++round) {
+    const std::string out = dir_ + "/timer" + std::to_string(round) + ".json";
+    RunResult r =
+        run_command({ANDWEORC_BIN, "attach", pid, "-q", "--duration", "1s",
+                     "--sampler", "timer", "--no-experiments", "-o", out});
+    EXPECT_EQ(r.status, 0) << r.err;
+    auto p = profile::read_profile(out);
+    ASSERT_TRUE(p.ok()) << r.err;
+    // Two busy workers for 1 s: ~500 ticks of 4 ms, weighted or not.
+    EXPECT_GT(p.profile->samples, 100u) << "attach " << round + 1;
+  }
+  std::string text;
+  EXPECT_EQ(finish_attach_target(t, &text), 0) << text;
+}
+
 TEST_F(Attach, RefusesAProcessThatDoesNotExist) {
   // A child that has been reaped: its pid names no process (until reused).
   pid_t gone = fork();
