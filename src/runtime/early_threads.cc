@@ -43,8 +43,13 @@ int prepare_threads_already_running(int pid) {
       if (s == nullptr) {
         if (ThreadState* own = live_slot_of(tid)) {
           // It registered itself meanwhile, or kept its slot from an
-          // earlier attach whose detach released the samplers: restart.
+          // earlier attach whose detach released the samplers: restart,
+          // and in the second case this attach's file has yet to hear of
+          // it (else the profile counts only the threads born since).
+          const bool kept = own->perf_fd < 0 &&
+                            !__atomic_load_n(&own->has_timer, __ATOMIC_ACQUIRE);
           start_thread_sampler(own);
+          if (kept) note_thread_kept_slot(own);
           continue;
         }
         if (thread_slot_count() >= kMaxThreads) ++missed;  // pool full

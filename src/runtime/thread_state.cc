@@ -193,6 +193,10 @@ ThreadState* prepare_running_thread(int tid) {
   return s;
 }
 
+void note_thread_kept_slot(ThreadState* s) {
+  if (runtime_active()) write_thread_event(s, raw::kThreadStart);
+}
+
 void abandon_prepared_thread(ThreadState* s) {
   if (!take_prepared(s)) return;  // its thread took it after all
   counters_retire(&s->counters);

@@ -82,6 +82,9 @@ ThreadState* register_current_thread();
 ThreadState* prepare_running_thread(int tid);
 // Gives a prepared slot back (its sampler could not start).
 void abandon_prepared_thread(ThreadState* s);
+// A thread that kept its slot while no raw file was open (between two
+// attaches): its start record for the new file. Not signal-safe.
+void note_thread_kept_slot(ThreadState* s);
 // The calling thread's prepared slot, now its own (current_thread() returns
 // it, and it is unregistered at thread exit), or nullptr. Signal-safe: one
 // load when nothing is pending, else a scan of the pool.

@@ -103,6 +103,8 @@ TEST_F(Attach, ProfilesTwiceAndLeavesTheProcessAsItWas) {
   auto q = profile::read_profile(dir_ + "/second.json");
   ASSERT_TRUE(q.ok()) << second.err;
   EXPECT_GT(q.profile->samples, 0u);
+  // The threads that kept their slots from the first attach count too.
+  EXPECT_EQ(q.profile->threads, 4u);
 
   std::string out;
   EXPECT_EQ(finish_attach_target(t, &out), 0) << out;
