@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <thread>
@@ -141,6 +142,44 @@ TEST_F(Attach, TheTimerSamplesThreadsThatWereAlreadyRunning) {
   }
   std::string text;
   EXPECT_EQ(finish_attach_target(t, &text), 0) << text;
+}
+
+// A library the program loads while attached is rerouted by the
+// collector's next pass (0.5 s), and put back at the detach although it is
+// still loaded; one loaded and closed meanwhile leaves nothing behind.
+TEST_F(Attach, LibrariesLoadedWhileAttachedAreReroutedAndRestored) {
+  setenv("ATTACH_TARGET_LIB", GOT_TARGET_LAZY, 1);
+  AttachTarget t = start_attach_target(dir_);
+  unsetenv("ATTACH_TARGET_LIB");
+  ASSERT_GT(t.pid, 0);
+  ASSERT_TRUE(wait_for_threads(t.pid, 3));
+  auto say = [&](const char* keys) {
+    EXPECT_EQ(write(t.stdin_fd, keys, strlen(keys)), ssize_t(strlen(keys)));
+  };
+  RunResult r = run_command(
+      {ANDWEORC_BIN, "attach", std::to_string(t.pid), "-q", "--duration",
+       "2500ms", "--no-experiments", "-o", dir_ + "/lib.json"},
+      [&](int) {
+        // Well after the attach's start, a library comes and goes, then
+        // another stays; two collector passes later, where does it go?
+        std::this_thread::sleep_for(std::chrono::milliseconds(600));
+        say("oc");
+        say("o");
+        std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+        say("w");
+      });
+  EXPECT_EQ(r.status, 0) << r.err;
+  say("w");  // detached, the library still loaded
+  say("c");
+  std::string out;
+  EXPECT_EQ(finish_attach_target(t, &out), 0) << out;
+  const size_t during = out.find("lib lock bound in ");
+  ASSERT_NE(during, std::string::npos) << out;
+  const size_t after = out.find("lib lock bound in ", during + 1);
+  ASSERT_NE(after, std::string::npos) << out;
+  EXPECT_LT(out.find("libandweorc", during), after) << out;
+  EXPECT_NE(out.find("libc.so", after), std::string::npos) << out;
+  EXPECT_NE(out.find(" correct"), std::string::npos) << out;
 }
 
 TEST_F(Attach, RefusesAProcessThatDoesNotExist) {

@@ -12,3 +12,7 @@ int got_target_lock(pthread_mutex_t* m) {
 
 /* An address taken in position-independent code (a GLOB_DAT relocation). */
 void* got_target_trylock_address(void) { return (void*)&pthread_mutex_trylock; }
+
+/* The same for the function the runtime wraps (a manual churn check: a
+ * library loaded while attached is rerouted by the collector's pass). */
+void* got_target_lock_address(void) { return (void*)&pthread_mutex_lock; }

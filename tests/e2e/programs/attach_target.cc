@@ -3,7 +3,9 @@
 // standard input reaches end of file (an 's' read starts one more
 // worker; a 'g' prints which library the program's `read` is bound to,
 // which an attach reroutes to the runtime's wrapper and a detach back to
-// libc); then the program checks every
+// libc; 'o', 'w' and 'c' open the library named by ATTACH_TARGET_LIB,
+// print where its call to pthread_mutex_lock is bound, and close it);
+// then the program checks every
 // round's result against the closed form and prints the round count and
 // "correct" (a register the visits failed to restore would show here).
 // hot_rounds() is ~90% of the CPU time, cold_rounds() the rest; each round
@@ -14,6 +16,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 #include <vector>
 
@@ -58,11 +61,30 @@ int main() {
   workers.emplace_back(worker);
   workers.emplace_back(worker);
   char buf[64];
+  void* lib = nullptr;  // ATTACH_TARGET_LIB, between an 'o' and a 'c'
   // Each 's' read starts one more worker (a thread born after an attach).
   for (ssize_t n; (n = read(0, buf, sizeof buf)) > 0;)
     for (ssize_t i = 0; i < n; ++i)
       if (buf[i] == 's') {
         workers.emplace_back(worker);
+      } else if (buf[i] == 'o' && lib == nullptr) {
+        // A library loaded now (while attached, in the test): the
+        // collector's next pass reroutes its calls.
+        lib = dlopen(std::getenv("ATTACH_TARGET_LIB"), RTLD_LAZY);
+        if (lib == nullptr) std::printf("dlopen: %s\n", dlerror());
+      } else if (buf[i] == 'w' && lib != nullptr) {
+        auto where = reinterpret_cast<void* (*)()>(
+            dlsym(lib, "got_target_lock_address"));
+        Dl_info info{};
+        std::printf("lib lock bound in %s\n",
+                    where != nullptr && dladdr(where(), &info) != 0 &&
+                            info.dli_fname != nullptr
+                        ? info.dli_fname
+                        : "?");
+        std::fflush(stdout);
+      } else if (buf[i] == 'c' && lib != nullptr) {
+        dlclose(lib);
+        lib = nullptr;
       } else if (buf[i] == 'g') {
         // The address comes from this program's GOT, where ld.so (or an
         // attach) wrote it.
