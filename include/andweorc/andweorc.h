@@ -64,19 +64,21 @@ __attribute__((noinline, cold, unused)) static void andweorc_hit_slow_(
     andweorc_site_t* site) {
   static andweorc_register_fn_ reg;
   static andweorc_counters_fn_ counters;
-  static int looked_up;
+  /* Named for `andweorc attach`, which clears it (and every site's -1)
+   * in a process that reached points before the runtime was loaded. */
+  static int andweorc_looked_up_;
   /* Declarations first: C90-minded builds (-Wdeclaration-after-statement)
    * include this header too. */
   int id;
   uint64_t* slot;
-  if (!__atomic_load_n(&looked_up, __ATOMIC_ACQUIRE)) {
+  if (!__atomic_load_n(&andweorc_looked_up_, __ATOMIC_ACQUIRE)) {
     if (dlsym) {
       /* RTLD_DEFAULT is ((void*)0) in glibc. */
       reg = (andweorc_register_fn_)dlsym((void*)0, "andweorc_register_point");
       counters =
           (andweorc_counters_fn_)dlsym((void*)0, "andweorc_thread_counters");
     }
-    __atomic_store_n(&looked_up, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&andweorc_looked_up_, 1, __ATOMIC_RELEASE);
   }
   id = __atomic_load_n(&site->id, __ATOMIC_RELAXED);
   if (id == 0) {
@@ -152,12 +154,12 @@ void andweorc_catch_up(void);
 uint64_t andweorc_handoff_token(void);
 void andweorc_handoff_adopt(uint64_t token);
 
-#define ANDWEORC_LOOKUP_(type, name, var)                     \
-  static type var;                                            \
-  static int var##_looked_up;                                 \
-  if (!__atomic_load_n(&var##_looked_up, __ATOMIC_ACQUIRE)) { \
-    var = (type)(dlsym ? dlsym((void*)0, name) : 0);          \
-    __atomic_store_n(&var##_looked_up, 1, __ATOMIC_RELEASE);  \
+#define ANDWEORC_LOOKUP_(type, name, var)                               \
+  static type var;                                                      \
+  static int var##_andweorc_looked_up_;                                 \
+  if (!__atomic_load_n(&var##_andweorc_looked_up_, __ATOMIC_ACQUIRE)) { \
+    var = (type)(dlsym ? dlsym((void*)0, name) : 0);                    \
+    __atomic_store_n(&var##_andweorc_looked_up_, 1, __ATOMIC_RELEASE);  \
   }
 
 __attribute__((unused)) static inline void andweorc_call_void_(int which,

@@ -101,11 +101,11 @@ void give_to(const std::string& path, int pid) {
 void add_attach_warning(profile::Profile* prof, int pid) {
   prof->warnings.push_back(
       "attached to running process " + std::to_string(pid) +
-      ": the runtime was loaded late, so progress points the program "
-      "reached before the attach are not counted, function addresses the "
-      "program stored before it still lead to libc (no delay is carried "
-      "through those calls), and fork children are not followed "
-      "(docs/attach.md)");
+      ": the runtime was loaded late, so coz.h's and labels' progress "
+      "points the program reached before the attach are not counted, "
+      "function addresses the program stored before it still lead to libc "
+      "(no delay is carried through those calls), and fork children are "
+      "not followed (docs/attach.md)");
 }
 
 int attach_profile(AttachOptions& a) {

@@ -85,10 +85,15 @@ TEST_F(Attach, ProfilesTwiceAndLeavesTheProcessAsItWas) {
   EXPECT_FALSE(p.profile->experiments.empty());
   EXPECT_NE(hottest_function(*p.profile).find("hot_rounds"), std::string::npos)
       << hottest_function(*p.profile);
-  uint64_t visits = 0;
-  for (const auto& point : p.profile->points)
+  uint64_t visits = 0, annotated = 0;
+  for (const auto& point : p.profile->points) {
     if (point.name == "rounds") visits = point.visits;
+    if (point.name == "annotated") annotated = point.visits;
+  }
   EXPECT_GT(visits, 0u);
+  // The program's own point, reached (and found dead) long before the
+  // attach, counts again: revived by the attach.
+  EXPECT_GT(annotated, 0u);
   // The program's calls went through the wrappers, as under `run`.
   bool rerouted = false;
   for (const auto& w : p.profile->warnings)

@@ -10,6 +10,7 @@
 // "correct" (a register the visits failed to restore would show here).
 // hot_rounds() is ~90% of the CPU time, cold_rounds() the rest; each round
 // ends at the line marked in round_done(), which --progress can count.
+#include <andweorc/andweorc.h>
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -45,6 +46,8 @@ std::atomic<uint64_t> g_rounds{0}, g_wrong{0};
 
 __attribute__((noinline)) void round_done(bool ok) {
   g_rounds.fetch_add(1, std::memory_order_relaxed);  // ROUND_DONE_LINE
+  // Reached long before any attach: dead until the attach revives it.
+  ANDWEORC_PROGRESS("annotated");
   if (!ok) g_wrong.fetch_add(1, std::memory_order_relaxed);
 }
 
