@@ -57,8 +57,7 @@ function(andweorc_library name)
   # CI's sanitized pass compiles the libraries in batches of files (its
   # build directory is its own, so a developer's rebuild stays file by file).
   if(ANDWEORC_UNITY_LIBS)
-    set_target_properties(${name} PROPERTIES UNITY_BUILD ON
-                                             UNITY_BUILD_BATCH_SIZE 8)
+    andweorc_unity(${name} 8)  # cmake/unity.cmake
   endif()
   if(L_NOSAN_TWIN)
     andweorc_nosan_twin(${name})
