@@ -39,6 +39,13 @@ function(andweorc_library name)
   add_library(${name} STATIC ${L_SOURCES})
   target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
   target_link_libraries(${name} PUBLIC ${L_DEPS} PRIVATE ${L_PRIVATE_DEPS})
+  # Code linked into libandweorc.so keeps absolute paths
+  # (cmake/relocatable.cmake): the never-sanitized libraries, unless this
+  # build takes the runtime prebuilt, and those whose unsanitized twin is
+  # the library itself (cmake/nosan_twin.cmake).
+  if(NOT L_NEVER_SANITIZED OR ANDWEORC_PREBUILT_RUNTIME)
+    andweorc_relocatable(${name})
+  endif()
   if(L_NEVER_SANITIZED)
     target_compile_options(${name} PRIVATE -fno-sanitize=all)
   else()
@@ -50,8 +57,7 @@ function(andweorc_library name)
   # CI's sanitized pass compiles the libraries in batches of files (its
   # build directory is its own, so a developer's rebuild stays file by file).
   if(ANDWEORC_UNITY_LIBS)
-    set_target_properties(${name} PROPERTIES UNITY_BUILD ON
-                                             UNITY_BUILD_BATCH_SIZE 8)
+    andweorc_unity(${name} 8)  # cmake/unity.cmake
   endif()
   if(L_NOSAN_TWIN)
     andweorc_nosan_twin(${name})

@@ -12,10 +12,15 @@ args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
 if [ ! -f "$BUILD_DIR/CMakeCache.txt" ] && command -v ninja >/dev/null; then
   args+=(-G Ninja)
 fi
+# The tool-side and test objects are made relocatable, so that a clone at
+# another path (CI clones anew each run) reuses them from the cache
+# (cmake/relocatable.cmake).
 if command -v ccache >/dev/null && [ "${ANDWEORC_NO_CCACHE:-0}" != 1 ]; then
-  args+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  args+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+         -DANDWEORC_RELOCATABLE_OBJECTS=ON)
 else
-  args+=(-DCMAKE_C_COMPILER_LAUNCHER= -DCMAKE_CXX_COMPILER_LAUNCHER=)
+  args+=(-DCMAKE_C_COMPILER_LAUNCHER= -DCMAKE_CXX_COMPILER_LAUNCHER=
+         -DANDWEORC_RELOCATABLE_OBJECTS=OFF)
 fi
 cmake -S . -B "$BUILD_DIR" "${args[@]}" "$@" >/dev/null
 targets=()
