@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <latch>
 #include <string>
 #include <thread>
 
@@ -62,7 +63,19 @@ int main(int argc, char** argv) {
       std::thread(pointer_worker, ms / rounds).join();
     }
   } else {
-    std::thread a(inlined_worker, ms), b(pointer_worker, ms);
+    // Neither thread exits before both are done calling: on some kernels
+    // (6.18) a thread's exit stops perf uprobe counting for the whole
+    // process (docs/probes.md), which would lose the other thread's last
+    // calls, as many as the two CPU budgets ran apart in time.
+    std::latch done(2);
+    std::thread a([&] {
+      inlined_worker(ms);
+      done.arrive_and_wait();
+    });
+    std::thread b([&] {
+      pointer_worker(ms);
+      done.arrive_and_wait();
+    });
     a.join();
     b.join();
   }
