@@ -13,23 +13,15 @@
 #include <vector>
 
 #include "runtime/internal_fds.h"
+#include "runtime/proc_text.h"
 
 namespace andweorc::runtime {
 namespace {
 
-std::string read_small(const std::string& path) {
-  std::string text;
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return text;
-  char buf[4096];
-  for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) text.append(buf, n);
-  close(fd);
-  return text;
-}
-
 // The access mode from fdinfo's "flags:" (octal), or -1.
 int access_mode(int fd) {
-  std::string info = read_small("/proc/self/fdinfo/" + std::to_string(fd));
+  std::string info =
+      read_proc_text(("/proc/self/fdinfo/" + std::to_string(fd)).c_str());
   size_t at = info.find("flags:");
   if (at == std::string::npos) return -1;
   return int(strtoul(info.c_str() + at + 6, nullptr, 8) & O_ACCMODE);
@@ -87,7 +79,8 @@ ExistingFds classify_existing_fds() {
     if (f.target != "anon_inode:[eventpoll]") continue;
     ++counts.epoll;
     andweorc_epoll_created(f.fd);
-    std::string info = read_small("/proc/self/fdinfo/" + std::to_string(f.fd));
+    std::string info =
+        read_proc_text(("/proc/self/fdinfo/" + std::to_string(f.fd)).c_str());
     if (info.empty()) andweorc_epoll_added(f.fd, -1);  // unknown: outside
     for (size_t at = 0; (at = info.find("tfd:", at)) != std::string::npos;) {
       at += 4;

@@ -9,9 +9,12 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "runtime/runtime.h"
 
 namespace andweorc::runtime {
 namespace {
@@ -148,6 +151,18 @@ RevivedPoints revive_header_points() {
       ++revived.sites;
   }
   return revived;
+}
+
+void revive_header_points_with_note() {
+  const RevivedPoints r = revive_header_points();
+  if (r.sites == 0 && r.lookups == 0) return;
+  char note[256];
+  snprintf(note, sizeof note,
+           "attach: %d progress point(s) of andweorc.h that the program "
+           "reached before the attach count from now on (%d lookup(s) "
+           "redone)",
+           r.sites, r.lookups);
+  runtime_write_note_bounded(note);
 }
 
 }  // namespace andweorc::runtime

@@ -26,6 +26,8 @@ struct RevivedPoints {
 
 // Not signal-safe (opens and maps files). From runtime_attach_start.
 RevivedPoints revive_header_points();
+// The same, and a note in the profile saying how many (none: no note).
+void revive_header_points_with_note();
 
 }  // namespace andweorc::runtime
 

@@ -4,7 +4,6 @@
 
 #include <dlfcn.h>
 #include <elf.h>
-#include <fcntl.h>
 #include <link.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -12,6 +11,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+
+#include "runtime/proc_text.h"
 
 namespace andweorc::runtime {
 namespace {
@@ -27,12 +28,7 @@ struct Range {
 // before the walk: the walk holds the loader's lock.
 std::vector<Range> read_maps() {
   std::vector<Range> out;
-  int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return out;
-  std::string text;
-  char buf[8192];
-  for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) text.append(buf, n);
-  close(fd);
+  const std::string text = read_proc_text("/proc/self/maps");
   size_t pos = 0;
   while (pos < text.size()) {
     size_t eol = text.find('\n', pos);

@@ -327,22 +327,6 @@ LinkedStart runtime_start_linked(uint64_t period_ns, bool force_timer) {
 
 void write_final_records();  // below: the same end as at exit
 
-namespace {
-// The header's points the program reached before the attach (dead until
-// now), and a note saying how many were made live.
-void revive_points_note() {
-  const RevivedPoints r = revive_header_points();
-  if (r.sites == 0 && r.lookups == 0) return;
-  char note[256];
-  snprintf(note, sizeof note,
-           "attach: %d progress point(s) of andweorc.h that the program "
-           "reached before the attach count from now on (%d lookup(s) "
-           "redone)",
-           r.sites, r.lookups);
-  runtime_write_note_bounded(note);
-}
-}  // namespace
-
 AttachStart runtime_attach_start(const char* settings_path) {
   if (g_shadowed) return AttachStart::kShadowed;
   g_start_lock.lock();
@@ -367,7 +351,7 @@ AttachStart runtime_attach_start(const char* settings_path) {
       if (start_runtime()) {
         probes_start();
         attach_interpose_start();
-        revive_points_note();
+        revive_header_points_with_note();
         g_coordinator_pid = g_pid;
         if (g_coordinator.start != nullptr) g_coordinator.start();
       } else {
