@@ -82,6 +82,109 @@ bool is_loader(const char* name, const std::string& interp) {
 
 }  // namespace
 
+// The tables of one loaded object's dynamic section that the walk reads.
+struct DynamicTables {
+  const ElfW(Sym) * symtab = nullptr;
+  const char* strtab = nullptr;
+  const ElfW(Rela) * jmprel = nullptr;  // PLT relocations (JUMP_SLOT)
+  size_t jmprel_size = 0;
+  const ElfW(Rela) * rela = nullptr;  // the others (GLOB_DAT among them)
+  size_t rela_size = 0;
+  const ElfW(Half) * versym = nullptr;
+  const ElfW(Verneed) * verneed = nullptr;
+};
+
+namespace {
+
+DynamicTables read_dynamic(const ElfW(Dyn) * dynamic, uintptr_t base) {
+  DynamicTables t;
+  bool plt_is_rela = true;
+  for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d) {
+    const uintptr_t p = dyn_ptr(d->d_un.d_ptr, base);
+    switch (d->d_tag) {
+      case DT_SYMTAB:
+        t.symtab = reinterpret_cast<const ElfW(Sym)*>(p);
+        break;
+      case DT_STRTAB:
+        t.strtab = reinterpret_cast<const char*>(p);
+        break;
+      case DT_JMPREL:
+        t.jmprel = reinterpret_cast<const ElfW(Rela)*>(p);
+        break;
+      case DT_PLTRELSZ:
+        t.jmprel_size = d->d_un.d_val;
+        break;
+      case DT_PLTREL:
+        plt_is_rela = d->d_un.d_val == DT_RELA;
+        break;
+      case DT_RELA:
+        t.rela = reinterpret_cast<const ElfW(Rela)*>(p);
+        break;
+      case DT_RELASZ:
+        t.rela_size = d->d_un.d_val;
+        break;
+      case DT_VERSYM:
+        t.versym = reinterpret_cast<const ElfW(Half)*>(p);
+        break;
+      case DT_VERNEED:
+        t.verneed = reinterpret_cast<const ElfW(Verneed)*>(p);
+        break;
+      default:
+        break;
+    }
+  }
+  if (!plt_is_rela) t.jmprel_size = 0;  // not x86-64's layout
+  return t;
+}
+
+// The name of the version a reference to symbol `sym` asks for; nullptr
+// for an unversioned reference, "" when the tables do not say.
+const char* version_name(const DynamicTables& t, size_t sym) {
+  const unsigned ndx = t.versym ? (t.versym[sym] & 0x7fff) : 0;
+  if (ndx < 2) return nullptr;
+  for (const ElfW(Verneed)* vn = t.verneed; vn != nullptr;) {
+    const auto* aux = reinterpret_cast<const ElfW(Vernaux)*>(
+        reinterpret_cast<const char*>(vn) + vn->vn_aux);
+    for (unsigned k = 0; k < vn->vn_cnt; ++k) {
+      if (aux->vna_other == ndx) return t.strtab + aux->vna_name;
+      if (aux->vna_next == 0) break;
+      aux = reinterpret_cast<const ElfW(Vernaux)*>(
+          reinterpret_cast<const char*>(aux) + aux->vna_next);
+    }
+    vn = vn->vn_next ? reinterpret_cast<const ElfW(Verneed)*>(
+                           reinterpret_cast<const char*>(vn) + vn->vn_next)
+                     : nullptr;
+  }
+  return "";
+}
+
+// Where one object's dynamic section and RELRO pages are.
+struct ObjectLayout {
+  const ElfW(Dyn) * dynamic = nullptr;
+  uintptr_t relro_start = 0, relro_end = 0;  // whole pages, as ld.so rounds
+  const char* interp = nullptr;              // PT_INTERP, if it has one
+};
+
+ObjectLayout read_layout(const dl_phdr_info* info) {
+  ObjectLayout o;
+  const uintptr_t base = info->dlpi_addr;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type == PT_DYNAMIC)
+      o.dynamic = reinterpret_cast<const ElfW(Dyn)*>(base + ph.p_vaddr);
+    if (ph.p_type == PT_INTERP)
+      o.interp = reinterpret_cast<const char*>(base + ph.p_vaddr);
+    if (ph.p_type == PT_GNU_RELRO) {
+      const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+      o.relro_start = (base + ph.p_vaddr) & ~(page - 1);
+      o.relro_end = (base + ph.p_vaddr + ph.p_memsz) & ~(page - 1);
+    }
+  }
+  return o;
+}
+
+}  // namespace
+
 struct GotRedirect::Walk {
   GotRedirect* self;
   bool redirect;
@@ -175,178 +278,112 @@ GotCounts GotRedirect::walk(bool redirect) {
   dl_iterate_phdr(
       [](dl_phdr_info* info, size_t size, void* data) -> int {
         auto* w = static_cast<Walk*>(data);
-        GotRedirect* g = w->self;
         if (size >=
             offsetof(dl_phdr_info, dlpi_subs) + sizeof(info->dlpi_subs)) {
           w->adds = info->dlpi_adds;
           w->subs = info->dlpi_subs;
         }
-        const uintptr_t base = info->dlpi_addr;
-        const ElfW(Dyn)* dynamic = nullptr;
-        uintptr_t relro_start = 0, relro_end = 0;
-        for (int i = 0; i < info->dlpi_phnum; ++i) {
-          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-          if (ph.p_type == PT_DYNAMIC)
-            dynamic = reinterpret_cast<const ElfW(Dyn)*>(base + ph.p_vaddr);
-          if (ph.p_type == PT_INTERP && w->interp.empty())
-            w->interp = reinterpret_cast<const char*>(base + ph.p_vaddr);
-          if (ph.p_type == PT_GNU_RELRO) {
-            // As ld.so rounds it: whole pages only.
-            const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
-            relro_start = (base + ph.p_vaddr) & ~(page - 1);
-            relro_end = (base + ph.p_vaddr + ph.p_memsz) & ~(page - 1);
-          }
-        }
-        const char* name = info->dlpi_name;
-        if (dynamic == nullptr || is_loader(name, w->interp) ||
-            (name != nullptr && strncmp(name, "linux-vdso", 10) == 0) ||
-            contains(info, g->self_))
-          return 0;
-        ++w->counts.objects;
-        if (relro_end > relro_start &&
-            !read_only(w->maps, relro_start, relro_end)) {
-          ++w->counts.unsettled;  // ld.so is still relocating it
-          return 0;
-        }
-        const ElfW(Sym)* symtab = nullptr;
-        const char* strtab = nullptr;
-        const ElfW(Rela)* jmprel = nullptr, *rela = nullptr;
-        size_t jmprel_size = 0, rela_size = 0;
-        bool plt_is_rela = true;
-        const ElfW(Half)* versym = nullptr;
-        const ElfW(Verneed)* verneed = nullptr;
-        for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d) {
-          const uintptr_t p = dyn_ptr(d->d_un.d_ptr, base);
-          switch (d->d_tag) {
-            case DT_SYMTAB:
-              symtab = reinterpret_cast<const ElfW(Sym)*>(p);
-              break;
-            case DT_STRTAB:
-              strtab = reinterpret_cast<const char*>(p);
-              break;
-            case DT_JMPREL:
-              jmprel = reinterpret_cast<const ElfW(Rela)*>(p);
-              break;
-            case DT_PLTRELSZ:
-              jmprel_size = d->d_un.d_val;
-              break;
-            case DT_PLTREL:
-              plt_is_rela = d->d_un.d_val == DT_RELA;
-              break;
-            case DT_RELA:
-              rela = reinterpret_cast<const ElfW(Rela)*>(p);
-              break;
-            case DT_RELASZ:
-              rela_size = d->d_un.d_val;
-              break;
-            case DT_VERSYM:
-              versym = reinterpret_cast<const ElfW(Half)*>(p);
-              break;
-            case DT_VERNEED:
-              verneed = reinterpret_cast<const ElfW(Verneed)*>(p);
-              break;
-            default:
-              break;
-          }
-        }
-        if (symtab == nullptr || strtab == nullptr) return 0;
-        if (!plt_is_rela) jmprel_size = 0;  // not x86-64's layout
-        // The version a (lazy) reference asks for, as an accepted_ bit.
-        auto version_bit = [&](size_t sym) -> int {
-          unsigned ndx = versym ? (versym[sym] & 0x7fff) : 0;
-          if (ndx < 2) return kUnversionedBit;
-          for (const ElfW(Verneed)* vn = verneed; vn != nullptr;) {
-            const auto* aux = reinterpret_cast<const ElfW(Vernaux)*>(
-                reinterpret_cast<const char*>(vn) + vn->vn_aux);
-            for (unsigned k = 0; k < vn->vn_cnt; ++k) {
-              if (aux->vna_other == ndx) {
-                const char* v = strtab + aux->vna_name;
-                for (size_t j = 0; j < g->versions_.size(); ++j)
-                  if (g->versions_[j] == v) return int(j);
-                return -1;
-              }
-              if (aux->vna_next == 0) break;
-              aux = reinterpret_cast<const ElfW(Vernaux)*>(
-                  reinterpret_cast<const char*>(aux) + aux->vna_next);
-            }
-            vn = vn->vn_next
-                     ? reinterpret_cast<const ElfW(Verneed)*>(
-                           reinterpret_cast<const char*>(vn) + vn->vn_next)
-                     : nullptr;
-          }
-          return -1;
-        };
-        w->writes.clear();
-        auto visit = [&](const ElfW(Rela) * r, size_t bytes) {
-          for (size_t i = 0; r != nullptr && i < bytes / sizeof(*r); ++i) {
-            const unsigned type = ELF64_R_TYPE(r[i].r_info);
-            if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT)
-              continue;
-            const size_t sym = ELF64_R_SYM(r[i].r_info);
-            const char* symbol = strtab + symtab[sym].st_name;
-            auto it =
-                std::lower_bound(g->targets_.begin(), g->targets_.end(), symbol,
-                                 [](const GotTarget& t, const char* s) {
-                                   return strcmp(t.name, s) < 0;
-                                 });
-            if (it == g->targets_.end() || strcmp(it->name, symbol) != 0)
-              continue;
-            auto* slot = reinterpret_cast<uintptr_t*>(base + r[i].r_offset);
-            const uintptr_t value = __atomic_load_n(slot, __ATOMIC_RELAXED);
-            const auto real = reinterpret_cast<uintptr_t>(it->real);
-            const auto repl = reinterpret_cast<uintptr_t>(it->replacement);
-            if (!w->redirect) {
-              if (value == repl) w->writes.push_back({slot, real});
-              continue;
-            }
-            if (value == repl) {
-              ++w->counts.slots;
-            } else if (value == real) {
-              w->writes.push_back({slot, repl});
-            } else if (type == R_X86_64_JUMP_SLOT &&
-                       contains(info, reinterpret_cast<void*>(value))) {
-              // Not bound yet: a relocated PLT stub (an unrelocated one
-              // lies below the load bias, outside the object). Taken if
-              // its version would bind to `real`.
-              const int bit = version_bit(sym);
-              const size_t index = size_t(it - g->targets_.begin());
-              if (bit >= 0 && (g->accepted_[index] >> bit & 1))
-                w->writes.push_back({slot, repl});
-              else
-                ++w->counts.elsewhere;
-            } else {
-              ++w->counts.elsewhere;
-            }
-          }
-        };
-        visit(jmprel, jmprel_size);
-        visit(rela, rela_size);
-        if (w->writes.empty()) return 0;
-        bool in_relro = false;
-        for (const auto& [slot, value] : w->writes) {
-          const auto a = reinterpret_cast<uintptr_t>(slot);
-          in_relro = in_relro || (a >= relro_start && a < relro_end);
-        }
-        // RELRO pages are writable only around our stores, and read-only
-        // again after, as ld.so left them.
-        if (in_relro &&
-            mprotect(reinterpret_cast<void*>(relro_start),
-                     relro_end - relro_start, PROT_READ | PROT_WRITE) != 0)
-          return 0;
-        for (const auto& [slot, value] : w->writes) {
-          __atomic_store_n(slot, value, __ATOMIC_RELAXED);
-          ++w->counts.written;
-          if (w->redirect) ++w->counts.slots;
-        }
-        if (in_relro)
-          mprotect(reinterpret_cast<void*>(relro_start),
-                   relro_end - relro_start, PROT_READ);
+        w->self->visit_object(info, *w);
         return 0;
       },
       &w);
   adds_seen_ = w.adds;
   subs_seen_ = w.subs;
   return w.counts;
+}
+
+void GotRedirect::visit_object(const dl_phdr_info* info, Walk& w) const {
+  const ObjectLayout layout = read_layout(info);
+  if (layout.interp != nullptr && w.interp.empty()) w.interp = layout.interp;
+  const char* name = info->dlpi_name;
+  if (layout.dynamic == nullptr || is_loader(name, w.interp) ||
+      (name != nullptr && strncmp(name, "linux-vdso", 10) == 0) ||
+      contains(info, self_))
+    return;
+  ++w.counts.objects;
+  const uintptr_t relro_start = layout.relro_start,
+                  relro_end = layout.relro_end;
+  if (relro_end > relro_start && !read_only(w.maps, relro_start, relro_end)) {
+    ++w.counts.unsettled;  // ld.so is still relocating it
+    return;
+  }
+  const DynamicTables tables = read_dynamic(layout.dynamic, info->dlpi_addr);
+  if (tables.symtab == nullptr || tables.strtab == nullptr) return;
+  w.writes.clear();
+  collect_writes(info, tables, tables.jmprel, tables.jmprel_size, w);
+  collect_writes(info, tables, tables.rela, tables.rela_size, w);
+  if (w.writes.empty()) return;
+  bool in_relro = false;
+  for (const auto& [slot, value] : w.writes) {
+    const auto a = reinterpret_cast<uintptr_t>(slot);
+    in_relro = in_relro || (a >= relro_start && a < relro_end);
+  }
+  // RELRO pages are writable only around our stores, and read-only again
+  // after, as ld.so left them.
+  if (in_relro &&
+      mprotect(reinterpret_cast<void*>(relro_start), relro_end - relro_start,
+               PROT_READ | PROT_WRITE) != 0)
+    return;
+  for (const auto& [slot, value] : w.writes) {
+    __atomic_store_n(slot, value, __ATOMIC_RELAXED);
+    ++w.counts.written;
+    if (w.redirect) ++w.counts.slots;
+  }
+  if (in_relro)
+    mprotect(reinterpret_cast<void*>(relro_start), relro_end - relro_start,
+             PROT_READ);
+}
+
+int GotRedirect::version_bit(const DynamicTables& tables, size_t sym) const {
+  const char* v = version_name(tables, sym);
+  if (v == nullptr) return kUnversionedBit;
+  for (size_t j = 0; j < versions_.size(); ++j)
+    if (versions_[j] == v) return int(j);
+  return -1;
+}
+
+void GotRedirect::collect_writes(const dl_phdr_info* info,
+                                 const DynamicTables& tables,
+                                 const ElfW(Rela) * r, size_t bytes,
+                                 Walk& w) const {
+  const uintptr_t base = info->dlpi_addr;
+  for (size_t i = 0; r != nullptr && i < bytes / sizeof(*r); ++i) {
+    const unsigned type = ELF64_R_TYPE(r[i].r_info);
+    if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) continue;
+    const size_t sym = ELF64_R_SYM(r[i].r_info);
+    const char* symbol = tables.strtab + tables.symtab[sym].st_name;
+    auto it = std::lower_bound(targets_.begin(), targets_.end(), symbol,
+                               [](const GotTarget& t, const char* s) {
+                                 return strcmp(t.name, s) < 0;
+                               });
+    if (it == targets_.end() || strcmp(it->name, symbol) != 0) continue;
+    auto* slot = reinterpret_cast<uintptr_t*>(base + r[i].r_offset);
+    const uintptr_t value = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    const auto real = reinterpret_cast<uintptr_t>(it->real);
+    const auto repl = reinterpret_cast<uintptr_t>(it->replacement);
+    if (!w.redirect) {
+      if (value == repl) w.writes.push_back({slot, real});
+      continue;
+    }
+    if (value == repl) {
+      ++w.counts.slots;
+    } else if (value == real) {
+      w.writes.push_back({slot, repl});
+    } else if (type == R_X86_64_JUMP_SLOT &&
+               contains(info, reinterpret_cast<void*>(value))) {
+      // Not bound yet: a relocated PLT stub (an unrelocated one lies below
+      // the load bias, outside the object). Taken if its version would
+      // bind to `real`.
+      const int bit = version_bit(tables, sym);
+      const size_t index = size_t(it - targets_.begin());
+      if (bit >= 0 && (accepted_[index] >> bit & 1))
+        w.writes.push_back({slot, repl});
+      else
+        ++w.counts.elsewhere;
+    } else {
+      ++w.counts.elsewhere;
+    }
+  }
 }
 
 }  // namespace andweorc::runtime

@@ -31,11 +31,16 @@
 #ifndef ANDWEORC_RUNTIME_GOT_REDIRECT_H_
 #define ANDWEORC_RUNTIME_GOT_REDIRECT_H_
 
+#include <elf.h>
+#include <link.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace andweorc::runtime {
+
+struct DynamicTables;  // got_redirect.cc
 
 struct GotTarget {
   const char* name;   // the symbol the relocation names
@@ -75,6 +80,14 @@ class GotRedirect {
  private:
   struct Walk;
   GotCounts walk(bool redirect);
+  // One object of the walk: its matching slots collected, then stored.
+  void visit_object(const dl_phdr_info* info, Walk& w) const;
+  void collect_writes(const dl_phdr_info* info, const DynamicTables& tables,
+                      const Elf64_Rela* relocations, size_t bytes,
+                      Walk& w) const;
+  // accepted_'s bit for the version symbol `sym` asks for; -1: none of
+  // versions_.
+  int version_bit(const DynamicTables& tables, size_t sym) const;
 
   std::vector<GotTarget> targets_;  // sorted by name
   const void* self_;
