@@ -41,6 +41,11 @@ void andweorc_rt_catch_up_slow(void) {
   if (auto* a = account()) delay_engine().catch_up(*a);
 }
 
+int andweorc_rt_owes_slow(void) {
+  auto* a = account();
+  return a != nullptr && delay_engine().owes(*a);
+}
+
 // ---- Public API (andweorc.h) ----
 __attribute__((visibility("default"))) void andweorc_pre_block(void) {
   andweorc_rt_pre_block();

@@ -36,6 +36,8 @@ static inline int andweorc_rt_armed(void) {
 void andweorc_rt_pre_block_slow(void);
 void andweorc_rt_post_block_slow(int woken_by_thread);
 void andweorc_rt_catch_up_slow(void);
+/* Non-zero when catch_up would pay something now (reads only). */
+int andweorc_rt_owes_slow(void);
 
 /* About to block until something happens. */
 static inline void andweorc_rt_pre_block(void) {

@@ -110,6 +110,8 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::sync_epoch(DelayAccount& a) {
     a.epoch = e;
     a.local = __atomic_load_n(&s_->start_global, __ATOMIC_ACQUIRE);
     a.blocked_global = a.local;
+    a.sample_global = a.local;
+    a.woken_since_sample = 0;
     a.debt_at_block = 0;
     a.lumps_seen = 0;  // the lump log keeps each lump's experiment
   }
@@ -169,7 +171,16 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::on_samples(DelayAccount& a,
   }
   sync_epoch(a);
   add_hits(a, hits);
-  pay(a);
+  // Refinement 7 (design.md §5): a thread woken by another thread since its
+  // previous sample pays here only what it already owed at that sample.
+  // What it came to owe since may still be absorbed by its next wait, as a
+  // pause spread over its running time would have been; paying it at once,
+  // at whatever point the sample lands, stalls whoever that thread was
+  // about to feed. A thread that keeps running (no such wake) pays at once.
+  const uint64_t due = a.woken_since_sample ? a.sample_global : UINT64_MAX;
+  a.woken_since_sample = 0;
+  a.sample_global = global();
+  pay(a, due);
   leave(a);
 }
 
@@ -195,9 +206,10 @@ ANDWEORC_SIGNAL_SAFE uint64_t DelayEngine::catch_up(DelayAccount& a) {
 }
 
 // Called with busy set.
-ANDWEORC_SIGNAL_SAFE uint64_t DelayEngine::pay(DelayAccount& a) {
+ANDWEORC_SIGNAL_SAFE uint64_t DelayEngine::pay(DelayAccount& a, uint64_t upto) {
   take_lump_credit(a);
-  uint64_t owed = sleep_owed(global(), a.local);
+  const uint64_t g = global();
+  uint64_t owed = sleep_owed(g < upto ? g : upto, a.local);
   if (owed == 0) return 0;
   a.delay_started_ns = clock_();
   a.in_delay = 1;  // the samplers drop samples taken from here on
@@ -239,6 +251,7 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::post_block(DelayAccount& a,
       credit += absorbed;
     }
     a.debt_at_block = 0;
+    a.woken_since_sample = 1;
     if (credit != 0) add_local(a, credit);
     if (a.block_began_ns != 0) {
       // The wait, less what paid the debt carried into it, stood in for

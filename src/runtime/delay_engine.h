@@ -70,6 +70,11 @@ struct DelayAccount {
   uint64_t deferred_hits = 0;   // hits counted by a handler while busy
   uint64_t paid = 0;            // total sleep in this thread, for reports
   uint64_t debt_at_block = 0;   // what it owed when it blocked
+  // The global count at this thread's previous sample, and whether another
+  // thread woke it since: then a sample pays only what was owed at the
+  // previous one (refinement 7, on_samples).
+  uint64_t sample_global = 0;
+  uint32_t woken_since_sample = 0;
   // CLOCK_MONOTONIC time the current delay began (valid while in_delay):
   // samples taken after it are the profiler's time, not the program's.
   uint64_t delay_started_ns = 0;
@@ -160,6 +165,13 @@ class DelayEngine {
   ANDWEORC_SIGNAL_SAFE void on_samples(DelayAccount& a, uint64_t hits);
   // Pays what the thread owes now. Returns the nanoseconds slept.
   ANDWEORC_SIGNAL_SAFE uint64_t catch_up(DelayAccount& a);
+  // Whether catch_up would have anything to pay now (reads only; false
+  // right after a new experiment began, before the account synced).
+  ANDWEORC_SIGNAL_SAFE bool owes(const DelayAccount& a) const {
+    return __atomic_load_n(&a.epoch, __ATOMIC_RELAXED) == epoch() &&
+           sleep_owed(global(), __atomic_load_n(&a.local, __ATOMIC_RELAXED)) !=
+               0;
+  }
   ANDWEORC_SIGNAL_SAFE void pre_block(DelayAccount& a);
   ANDWEORC_SIGNAL_SAFE void post_block(DelayAccount& a, bool woken_by_thread);
   // A new thread's account, made by its creator before the thread starts.
@@ -215,7 +227,9 @@ class DelayEngine {
   static void note_armed(uint64_t before, uint64_t after);
   ANDWEORC_SIGNAL_SAFE void sync_epoch(DelayAccount& a);
   ANDWEORC_SIGNAL_SAFE void add_hits(DelayAccount& a, uint64_t hits);
-  ANDWEORC_SIGNAL_SAFE uint64_t pay(DelayAccount& a);
+  // Pays what the account owes up to the global count `upto`.
+  ANDWEORC_SIGNAL_SAFE uint64_t pay(DelayAccount& a,
+                                    uint64_t upto = UINT64_MAX);
   // Credits the lumps posted since the account last looked (delay_credit.h).
   ANDWEORC_SIGNAL_SAFE void take_lump_credit(DelayAccount& a);
 

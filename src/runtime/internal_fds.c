@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -78,6 +79,22 @@ int andweorc_fd_internal(int fd) {
    * it was, every mark made before is suspect (shared_tree.h). */
   if (andweorc_tree_exec_seen()) andweorc_fd_clear_marks();
   return get_bit(g_internal, fd);
+}
+
+int andweorc_fd_peer_has_unread(int fd) {
+  int n = 0;
+  /* TIOCOUTQ is SIOCOUTQ; a pipe and an eventfd answer ENOTTY. */
+  if (sys4(SYS_ioctl, fd, TIOCOUTQ, (long)&n, 0) == 0) {
+    if (n <= 0) return 0;
+    int domain = 0;
+    socklen_t len = sizeof domain;
+    return sys5(SYS_getsockopt, fd, SOL_SOCKET, SO_DOMAIN, (long)&domain,
+                (long)&len) == 0 &&
+           domain == AF_UNIX;
+  }
+  /* FIONREAD on a pipe counts its bytes from either end; anything but a
+   * pipe here (eventfd) answers ENOTTY. */
+  return sys4(SYS_ioctl, fd, FIONREAD, (long)&n, 0) == 0 && n > 0;
 }
 
 /* shared_tree.cc: pid is this process or a live process of its tree. */

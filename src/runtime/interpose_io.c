@@ -211,23 +211,23 @@ EXPORT int epoll_pwait(int fd, struct epoll_event* ev, int max, int timeout,
 /* ---- writes may wake another thread: pay first ---- */
 
 EXPORT ssize_t write(int fd, const void* buf, size_t n) {
-  andweorc_rt_catch_up();
+  catch_up_before_write(fd);
   return REAL(write)(fd, buf, n);
 }
 
 EXPORT ssize_t send(int fd, const void* buf, size_t n, int flags) {
-  andweorc_rt_catch_up();
+  catch_up_before_write(fd);
   return REAL(send)(fd, buf, n, flags);
 }
 
 EXPORT ssize_t sendto(int fd, const void* buf, size_t n, int flags,
                       const struct sockaddr* to, socklen_t len) {
-  andweorc_rt_catch_up();
+  catch_up_before_write(fd);
   return REAL(sendto)(fd, buf, n, flags, to, len);
 }
 
 EXPORT ssize_t sendmsg(int fd, const struct msghdr* msg, int flags) {
-  andweorc_rt_catch_up();
+  catch_up_before_write(fd);
   return REAL(sendmsg)(fd, msg, flags);
 }
 

@@ -42,7 +42,7 @@ EXPORT ssize_t readv(int fd, const struct iovec* iov, int n) {
 }
 
 EXPORT ssize_t writev(int fd, const struct iovec* iov, int n) {
-  andweorc_rt_catch_up();
+  catch_up_before_write(fd);
   return REAL(writev)(fd, iov, n);
 }
 
@@ -76,7 +76,7 @@ EXPORT int recvmmsg(int fd, struct mmsghdr* v, unsigned n, int flags,
 }
 
 EXPORT int sendmmsg(int fd, struct mmsghdr* v, unsigned n, int flags) {
-  andweorc_rt_catch_up();
+  catch_up_before_write(fd);
   return REAL(sendmmsg)(fd, v, n, flags);
 }
 

@@ -200,6 +200,56 @@ TEST_F(DelayEngineTest, TinyDebtsAreBatched) {
   EXPECT_EQ(fake.asked[0], 2300u);
 }
 
+// Refinement 7: a thread woken by another thread since its previous sample
+// pays at a sample only what it owed at that previous sample; what it came
+// to owe since can still be absorbed by its next wait. (A client that waits
+// for each response paid a 1.6 ms lump wherever a sample landed, starving
+// the server it feeds: client_server's bottleneck was predicted 5 points
+// low.)
+TEST_F(DelayEngineTest, AThreadThatWaitsPaysAtASampleOnlyItsOlderDebt) {
+  g_fake_now = 1000;  // 0 would read as "no clock taken"
+  start(100);
+  engine.on_samples(b, 0);
+  engine.pre_block(b);
+  engine.post_block(b, /*woken_by_thread=*/true);  // b waits for others
+  engine.on_samples(a, 2);                         // b owes 2 ms
+  engine.on_samples(b, 0);  // the debt is younger than b's last sample
+  EXPECT_TRUE(fake.asked.empty());
+  EXPECT_EQ(engine.global() - b.local, 2 * kPeriod);  // still owed
+  engine.pre_block(b);
+  g_fake_now += 1500000;  // b waits 1.5 ms: absorbs that much of it
+  engine.post_block(b, true);
+  engine.on_samples(b, 0);  // pays the 0.5 ms the wait could not absorb
+  ASSERT_EQ(fake.asked.size(), 1u);
+  EXPECT_EQ(fake.asked[0], kPeriod / 2);
+  EXPECT_EQ(b.local, engine.global());
+}
+
+TEST_F(DelayEngineTest, AThreadThatKeepsRunningPaysAtEverySample) {
+  start(100);
+  engine.on_samples(b, 0);
+  engine.pre_block(b);
+  engine.post_block(b, true);  // woken once...
+  engine.on_samples(b, 0);     // ...before this sample: the flag is spent
+  engine.on_samples(a, 2);
+  engine.on_samples(b, 0);  // no wake since its previous sample: pays now
+  ASSERT_EQ(fake.asked.size(), 1u);
+  EXPECT_EQ(fake.asked[0], 2 * kPeriod);
+}
+
+TEST_F(DelayEngineTest, AWakeStillPaysTheWholeDebtAfterASampleKeptIt) {
+  start(100);
+  engine.on_samples(b, 0);
+  engine.pre_block(b);
+  engine.post_block(b, true);
+  engine.on_samples(a, 3);
+  engine.on_samples(b, 0);  // kept: younger than the previous sample
+  EXPECT_TRUE(fake.asked.empty());
+  engine.catch_up(b);  // about to wake another thread: pays it all
+  ASSERT_EQ(fake.asked.size(), 1u);
+  EXPECT_EQ(fake.asked[0], 3 * kPeriod);
+}
+
 }  // namespace
 }  // namespace andweorc::runtime
 

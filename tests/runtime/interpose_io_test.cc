@@ -105,6 +105,79 @@ TEST(InterposeIo, ReadvWokenByWritev) {
                        [&] { EXPECT_EQ(writev(p.fd[1], &w, 1), 1); }));
 }
 
+// A write that ends nobody's wait need not pay first (interpose_common.h):
+// the reader of a pipe or Unix socket that still holds data we wrote is
+// not waiting for more. The writer keeps its debt and pays it at the next
+// write that finds the reader's side empty. Eventfds (and anything whose
+// unread data cannot be told) pay at every write, as before.
+struct WriteCase {
+  uint64_t paid_into_unread = 0;  // what the write into unread data slept
+  uint64_t behind_after = 0;      // the debt it kept
+  uint64_t paid_into_empty = 0;   // what the write after draining slept
+};
+
+WriteCase write_twice(int write_fd, int read_fd,
+                      const std::function<void(int)>& write_one) {
+  DelayEngine& engine = g_test_engine;
+  engine.end_experiment();
+  engine.start_experiment(1000000);  // 1 ms per hit
+  ThreadState writer;
+  DelayAccount hitter;
+  engine.on_samples(hitter, 0);
+  g_test_self = &writer;
+  engine.on_samples(writer.delay, 0);
+  write_one(write_fd);                          // owes nothing yet
+  engine.on_samples(hitter, kDelay / 1000000);  // now it owes 3 ms
+  WriteCase c;
+  write_one(write_fd);  // the reader has unread data
+  c.paid_into_unread = writer.delay.paid;
+  c.behind_after = engine.global() - writer.delay.local;
+  char sink[64];  // drained behind the wrappers' back
+  while (syscall(SYS_read, read_fd, sink, sizeof sink) == sizeof sink) {
+  }
+  write_one(write_fd);  // the reader's side is empty: this write can wake
+  c.paid_into_empty = writer.delay.paid - c.paid_into_unread;
+  g_test_self = nullptr;
+  engine.end_experiment();
+  return c;
+}
+
+TEST(InterposeIoWrites, AWriteIntoAPipeWithUnreadDataKeepsTheDebt) {
+  Pipe p(O_NONBLOCK);
+  ASSERT_TRUE(andweorc_fd_internal(p.fd[1]));
+  WriteCase c = write_twice(
+      p.fd[1], p.fd[0], [](int fd) { EXPECT_EQ(write(fd, "12345678", 8), 8); });
+  EXPECT_EQ(c.paid_into_unread, 0u) << "paid before a write that wakes nobody";
+  EXPECT_EQ(c.behind_after, kDelay);
+  EXPECT_EQ(c.paid_into_empty, kDelay) << "the kept debt was never paid";
+}
+
+TEST(InterposeIoWrites, ASendIntoAUnixSocketWithUnreadDataKeepsTheDebt) {
+  int sv[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv), 0);
+  ASSERT_TRUE(andweorc_fd_internal(sv[1]));
+  WriteCase c = write_twice(
+      sv[1], sv[0], [](int fd) { EXPECT_EQ(send(fd, "12345678", 8, 0), 8); });
+  EXPECT_EQ(c.paid_into_unread, 0u);
+  EXPECT_EQ(c.behind_after, kDelay);
+  EXPECT_EQ(c.paid_into_empty, kDelay);
+  close(sv[0]);
+  close(sv[1]);
+}
+
+TEST(InterposeIoWrites, AnEventfdWritePaysFirstWhateverItsCount) {
+  int efd = eventfd(0, EFD_NONBLOCK);
+  ASSERT_GE(efd, 0);
+  WriteCase c = write_twice(efd, efd, [](int fd) {
+    const uint64_t one = 1;
+    EXPECT_EQ(write(fd, &one, sizeof one), ssize_t(sizeof one));
+  });
+  EXPECT_EQ(c.paid_into_unread, kDelay) << "an eventfd's count was taken for "
+                                           "unread data";
+  EXPECT_EQ(c.paid_into_empty, 0u);
+  close(efd);
+}
+
 TEST(InterposeIo, Preadv2WokenByPwritev2AtTheCurrentPosition) {
   Pipe p;
   char in = 0, out = 'x';
