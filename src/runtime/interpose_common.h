@@ -24,15 +24,17 @@ static inline void wait_end(int woken_by_thread) {
 
 /* About to write to fd (write, send and their kin): pay first, unless fd
  * leads to another thread of the program that still has data of ours to
- * read. Such a write ends nobody's wait (the reader is not waiting for it;
- * the kernel wakes a pipe's readers only when a write finds it empty), so
- * paying before it would only stall the writer where the ideal speed-up
- * never would. The debt stays owed: paid before the next write that can
- * wake the reader, at a sample, or absorbed by the writer's next wait
- * (delay_engine.h). Paying a lump (1.6 ms for one 4 ms timer sample at
- * 40%) before every write starved a server that its client fed 4 requests
- * at a time: a stall no real speed-up has, and a bottleneck predicted 10
- * points low. The syscalls run only when a debt would be paid. */
+ * read. Such a write ends nobody's wait: the reader is not waiting for it
+ * (a reader blocked in read() is woken only by a write that finds the pipe
+ * empty; an edge-triggered epoll reader that left data unread is the
+ * exception, and is not told apart). Paying before it would only stall the
+ * writer where the ideal speed-up never would. The debt stays owed: paid
+ * before the next write that can wake the reader, at a sample, or absorbed
+ * by the writer's next wait (delay_engine.h). Paying a lump (1.6 ms for
+ * one 4 ms timer sample at 40%) before every write starved a server that
+ * its client fed 4 requests at a time: a stall no real speed-up has, and a
+ * bottleneck predicted 10 points low. The syscalls run only when a debt
+ * would be paid. */
 static inline void catch_up_before_write(int fd) {
   if (!andweorc_rt_armed()) return;
   if (andweorc_rt_owes_slow() && andweorc_fd_internal(fd) &&
