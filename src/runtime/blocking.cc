@@ -41,9 +41,11 @@ void andweorc_rt_catch_up_slow(void) {
   if (auto* a = account()) delay_engine().catch_up(*a);
 }
 
-int andweorc_rt_owes_slow(void) {
+void andweorc_rt_catch_up_unless_slow(int (*skip)(int fd), int fd) {
   auto* a = account();
-  return a != nullptr && delay_engine().owes(*a);
+  if (a == nullptr) return;
+  if (delay_engine().owes(*a) && skip(fd)) return;
+  delay_engine().catch_up(*a);
 }
 
 // ---- Public API (andweorc.h) ----

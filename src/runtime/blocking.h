@@ -36,8 +36,10 @@ static inline int andweorc_rt_armed(void) {
 void andweorc_rt_pre_block_slow(void);
 void andweorc_rt_post_block_slow(int woken_by_thread);
 void andweorc_rt_catch_up_slow(void);
-/* Non-zero when catch_up would pay something now (reads only). */
-int andweorc_rt_owes_slow(void);
+/* catch_up, except when the thread owes something and skip(fd) says the
+ * wake it is about to make wakes nobody (interpose_common.h's write rule):
+ * then the debt is kept. skip runs only when a debt is owed. */
+void andweorc_rt_catch_up_unless_slow(int (*skip)(int fd), int fd);
 
 /* About to block until something happens. */
 static inline void andweorc_rt_pre_block(void) {

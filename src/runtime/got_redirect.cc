@@ -92,6 +92,7 @@ struct DynamicTables {
   size_t rela_size = 0;
   const ElfW(Half) * versym = nullptr;
   const ElfW(Verneed) * verneed = nullptr;
+  const ElfW(Verdef) * verdef = nullptr;  // versions this object defines
 };
 
 namespace {
@@ -128,6 +129,9 @@ DynamicTables read_dynamic(const ElfW(Dyn) * dynamic, uintptr_t base) {
         break;
       case DT_VERNEED:
         t.verneed = reinterpret_cast<const ElfW(Verneed)*>(p);
+        break;
+      case DT_VERDEF:
+        t.verdef = reinterpret_cast<const ElfW(Verdef)*>(p);
         break;
       default:
         break;
@@ -214,16 +218,9 @@ void GotRedirect::prepare() {
     if (dladdr1(targets_[0].real, &info, reinterpret_cast<void**>(&lm),
                 RTLD_DL_LINKMAP) != 0 &&
         lm != nullptr) {
-      const char* strtab = nullptr;
-      const ElfW(Verdef)* verdef = nullptr;
-      for (const ElfW(Dyn)* d = lm->l_ld; d->d_tag != DT_NULL; ++d) {
-        if (d->d_tag == DT_STRTAB)
-          strtab =
-              reinterpret_cast<const char*>(dyn_ptr(d->d_un.d_ptr, lm->l_addr));
-        if (d->d_tag == DT_VERDEF)
-          verdef = reinterpret_cast<const ElfW(Verdef)*>(
-              dyn_ptr(d->d_un.d_ptr, lm->l_addr));
-      }
+      const DynamicTables t = read_dynamic(lm->l_ld, lm->l_addr);
+      const char* strtab = t.strtab;
+      const ElfW(Verdef)* verdef = t.verdef;
       for (; strtab != nullptr && verdef != nullptr;) {
         if (!(verdef->vd_flags & VER_FLG_BASE) && verdef->vd_cnt > 0 &&
             versions_.size() < kUnversionedBit) {

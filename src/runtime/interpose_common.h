@@ -35,12 +35,12 @@ static inline void wait_end(int woken_by_thread) {
  * its client fed 4 requests at a time: a stall no real speed-up has, and a
  * bottleneck predicted 10 points low. The syscalls run only when a debt
  * would be paid. */
+static inline int write_wakes_nobody(int fd) {
+  return andweorc_fd_internal(fd) && andweorc_fd_peer_has_unread(fd);
+}
 static inline void catch_up_before_write(int fd) {
-  if (!andweorc_rt_armed()) return;
-  if (andweorc_rt_owes_slow() && andweorc_fd_internal(fd) &&
-      andweorc_fd_peer_has_unread(fd))
-    return;
-  andweorc_rt_catch_up_slow();
+  if (andweorc_rt_armed())
+    andweorc_rt_catch_up_unless_slow(write_wakes_nobody, fd);
 }
 
 #endif /* ANDWEORC_RUNTIME_INTERPOSE_COMMON_H_ */
