@@ -82,6 +82,9 @@ int andweorc_fd_internal(int fd) {
 }
 
 int andweorc_fd_peer_has_unread(int fd) {
+  /* A TCP connection of the tree: the counts of both ends. */
+  int counted = andweorc_net_peer_unread(fd);
+  if (counted >= 0) return counted;
   int n = 0;
   /* TIOCOUTQ is SIOCOUTQ; a pipe and an eventfd answer ENOTTY. */
   if (sys4(SYS_ioctl, fd, TIOCOUTQ, (long)&n, 0) == 0) {

@@ -46,10 +46,12 @@ void andweorc_fd_mark_peer(int fd);
 /* A write to internal descriptor fd would end nobody's wait: the reader
  * still has data to read that was written before. A pipe (FIONREAD on
  * either end counts the bytes in it; the kernel wakes a pipe's readers only
- * when a write finds it empty) or a Unix socket (SIOCOUTQ: what we sent
- * that the peer has not read yet). 0 for anything else (eventfds, TCP,
- * whose SIOCOUTQ counts unacknowledged bytes, not unread ones) and on
- * error: the caller then pays first, as always. Two syscalls at most. */
+ * when a write finds it empty), a Unix socket (SIOCOUTQ: what we sent that
+ * the peer has not read yet) or a TCP connection of the tree (the bytes
+ * both ends counted, shared_tree_net.h: TCP's SIOCOUTQ counts
+ * unacknowledged bytes, not unread ones). 0 for anything else (eventfds)
+ * and on error: the caller then pays first, as always. Two syscalls at
+ * most. */
 int andweorc_fd_peer_has_unread(int fd);
 /* Forgets every mark (after fork: descriptors may be shared with a child). */
 void andweorc_fd_clear_marks(void);

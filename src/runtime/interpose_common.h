@@ -9,6 +9,7 @@
 #include "runtime/blocking.h"
 #include "runtime/internal_fds.h"
 #include "runtime/real_functions.h"
+#include "runtime/shared_tree_net.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -41,6 +42,13 @@ static inline int write_wakes_nobody(int fd) {
 static inline void catch_up_before_write(int fd) {
   if (andweorc_rt_armed())
     andweorc_rt_catch_up_unless_slow(write_wakes_nobody, fd);
+}
+/* A write's result, counted first when fd is an end of a TCP connection of
+ * the tree (its reader's unread bytes, shared_tree_net.h). Reads count with
+ * andweorc_net_count_received. Neither touches errno. */
+static inline ssize_t counted_write(int fd, ssize_t rc) {
+  andweorc_net_count_sent(fd, rc);
+  return rc;
 }
 
 #endif /* ANDWEORC_RUNTIME_INTERPOSE_COMMON_H_ */

@@ -97,6 +97,7 @@ EXPORT int sigtimedwait(const sigset_t* set, siginfo_t* info,
 EXPORT ssize_t read(int fd, void* buf, size_t n) {
   wait_begin();
   ssize_t rc = REAL(read)(fd, buf, n);
+  andweorc_net_count_received(fd, rc);
   wait_end(andweorc_fd_internal(fd));
   return rc;
 }
@@ -104,6 +105,7 @@ EXPORT ssize_t read(int fd, void* buf, size_t n) {
 EXPORT ssize_t recv(int fd, void* buf, size_t n, int flags) {
   wait_begin();
   ssize_t rc = REAL(recv)(fd, buf, n, flags);
+  if (!(flags & MSG_PEEK)) andweorc_net_count_received(fd, rc);
   wait_end(andweorc_fd_internal(fd));
   return rc;
 }
@@ -112,6 +114,7 @@ EXPORT ssize_t recvfrom(int fd, void* buf, size_t n, int flags,
                         struct sockaddr* from, socklen_t* len) {
   wait_begin();
   ssize_t rc = REAL(recvfrom)(fd, buf, n, flags, from, len);
+  if (!(flags & MSG_PEEK)) andweorc_net_count_received(fd, rc);
   wait_end(andweorc_fd_internal(fd));
   return rc;
 }
@@ -119,6 +122,7 @@ EXPORT ssize_t recvfrom(int fd, void* buf, size_t n, int flags,
 EXPORT ssize_t recvmsg(int fd, struct msghdr* msg, int flags) {
   wait_begin();
   ssize_t rc = REAL(recvmsg)(fd, msg, flags);
+  if (!(flags & MSG_PEEK)) andweorc_net_count_received(fd, rc);
   wait_end(andweorc_fd_internal(fd));
   return rc;
 }
@@ -212,23 +216,23 @@ EXPORT int epoll_pwait(int fd, struct epoll_event* ev, int max, int timeout,
 
 EXPORT ssize_t write(int fd, const void* buf, size_t n) {
   catch_up_before_write(fd);
-  return REAL(write)(fd, buf, n);
+  return counted_write(fd, REAL(write)(fd, buf, n));
 }
 
 EXPORT ssize_t send(int fd, const void* buf, size_t n, int flags) {
   catch_up_before_write(fd);
-  return REAL(send)(fd, buf, n, flags);
+  return counted_write(fd, REAL(send)(fd, buf, n, flags));
 }
 
 EXPORT ssize_t sendto(int fd, const void* buf, size_t n, int flags,
                       const struct sockaddr* to, socklen_t len) {
   catch_up_before_write(fd);
-  return REAL(sendto)(fd, buf, n, flags, to, len);
+  return counted_write(fd, REAL(sendto)(fd, buf, n, flags, to, len));
 }
 
 EXPORT ssize_t sendmsg(int fd, const struct msghdr* msg, int flags) {
   catch_up_before_write(fd);
-  return REAL(sendmsg)(fd, msg, flags);
+  return counted_write(fd, REAL(sendmsg)(fd, msg, flags));
 }
 
 /* ---- syscall(): the guarded calls made by number ---- */

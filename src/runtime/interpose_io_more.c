@@ -37,13 +37,14 @@
 EXPORT ssize_t readv(int fd, const struct iovec* iov, int n) {
   andweorc_rt_pre_block();
   ssize_t rc = REAL(readv)(fd, iov, n);
+  andweorc_net_count_received(fd, rc);
   wait_end(andweorc_fd_internal(fd));
   return rc;
 }
 
 EXPORT ssize_t writev(int fd, const struct iovec* iov, int n) {
   catch_up_before_write(fd);
-  return REAL(writev)(fd, iov, n);
+  return counted_write(fd, REAL(writev)(fd, iov, n));
 }
 
 /* Offset -1 reads and writes at the current position, pipes included. */
@@ -51,6 +52,7 @@ EXPORT ssize_t preadv2(int fd, const struct iovec* iov, int n, off_t offset,
                        int flags) {
   andweorc_rt_pre_block();
   ssize_t rc = REAL(preadv2)(fd, iov, n, offset, flags);
+  andweorc_net_count_received(fd, rc);
   wait_end(andweorc_fd_internal(fd));
   return rc;
 }
@@ -60,24 +62,34 @@ EXPORT ssize_t preadv64v2(int fd, const struct iovec* iov, int n, off_t offset,
 EXPORT ssize_t pwritev2(int fd, const struct iovec* iov, int n, off_t offset,
                         int flags) {
   andweorc_rt_catch_up();
-  return REAL(pwritev2)(fd, iov, n, offset, flags);
+  return counted_write(fd, REAL(pwritev2)(fd, iov, n, offset, flags));
 }
 EXPORT ssize_t pwritev64v2(int fd, const struct iovec* iov, int n, off_t offset,
                            int flags) ALIAS(pwritev2);
 
 /* ---- several messages at once ---- */
 
+/* The bytes of the first rc messages (rc < 0: none). */
+static long message_bytes(const struct mmsghdr* v, int rc) {
+  long bytes = 0;
+  for (int i = 0; i < rc; ++i) bytes += (long)v[i].msg_len;
+  return bytes;
+}
+
 EXPORT int recvmmsg(int fd, struct mmsghdr* v, unsigned n, int flags,
                     struct timespec* timeout) {
   andweorc_rt_pre_block();
   int rc = REAL(recvmmsg)(fd, v, n, flags, timeout);
+  if (!(flags & MSG_PEEK)) andweorc_net_count_received(fd, message_bytes(v, rc));
   wait_end(andweorc_fd_internal(fd));
   return rc;
 }
 
 EXPORT int sendmmsg(int fd, struct mmsghdr* v, unsigned n, int flags) {
   catch_up_before_write(fd);
-  return REAL(sendmmsg)(fd, v, n, flags);
+  int rc = REAL(sendmmsg)(fd, v, n, flags);
+  andweorc_net_count_sent(fd, message_bytes(v, rc));
+  return rc;
 }
 
 /* ---- eventfd helpers (libc reaches read/write internally) ---- */

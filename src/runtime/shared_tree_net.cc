@@ -20,6 +20,7 @@ enum Kind : uint64_t {
   kTcpConnected = 3,
   kUdpBound = 4,
   kUdpConnected = 5,
+  kTcpAccepted = 6,  // the accepting end of a connection of the tree
 };
 
 // How long an accept waits for a connect of the tree to its listener that
@@ -37,13 +38,21 @@ andweorc_net_table g_local_table;
 constexpr int kMaxFds = 65536;
 uint64_t g_fd_bits[kMaxFds / 64];
 
+// Ends of connections of the tree, by descriptor: this process's entry for
+// it and its peer's, each as a reference (end_ref), 0 none or not found
+// yet. A reference names an entry and its generation, so an entry freed
+// and claimed again is never taken for the old one. Untouched pages of
+// these arrays cost no memory.
+uint32_t g_self_end[kMaxFds];
+uint32_t g_peer_end[kMaxFds];
+
 struct Endpoint {
   uint64_t a[2];  // IPv6 address (IPv4 as ::ffff:a.b.c.d), network order
   uint64_t port;
 };
 
 struct Snapshot {
-  uint64_t meta, ports, local[2], peer[2];
+  uint64_t state, meta, ports, local[2], peer[2];
 };
 
 ANDWEORC_SIGNAL_SAFE andweorc_net_table* table() {
@@ -144,10 +153,31 @@ ANDWEORC_SIGNAL_SAFE bool snapshot(const andweorc_net_entry& e, Snapshot* s) {
     s->peer[0] = __atomic_load_n(&e.peer[0], __ATOMIC_RELAXED);
     s->peer[1] = __atomic_load_n(&e.peer[1], __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    s->state = s1;
     if (__atomic_load_n(&e.state, __ATOMIC_RELAXED) == s1) return true;
   }
   return false;
 }
+
+// A reference to entry i as published in `state`: index + 1 in the low
+// 11 bits, the generation's low 21 bits above.
+constexpr uint32_t kRefIndexBits = 11;
+static_assert(ANDWEORC_NET_ENDPOINTS < (1 << kRefIndexBits));
+ANDWEORC_SIGNAL_SAFE uint32_t end_ref(int i, uint64_t state) {
+  return uint32_t(state >> 2) << kRefIndexBits | uint32_t(i + 1);
+}
+
+// The entry `ref` names, while it is still published in that generation.
+ANDWEORC_SIGNAL_SAFE andweorc_net_entry* end_entry(andweorc_net_table* t,
+                                                   uint32_t ref) {
+  int i = int(ref & ((1u << kRefIndexBits) - 1)) - 1;
+  if (i < 0 || i >= ANDWEORC_NET_ENDPOINTS) return nullptr;
+  uint64_t s = __atomic_load_n(&t->e[i].state, __ATOMIC_ACQUIRE);
+  if ((s & 3) != kReady || end_ref(i, s) != ref) return nullptr;
+  return &t->e[i];
+}
+
+ANDWEORC_SIGNAL_SAFE bool valid_fd(int fd) { return fd >= 0 && fd < kMaxFds; }
 
 // Claims a free entry (state: being written) and returns its index; when
 // none is free, one of a process that left the tree; else -1.
@@ -188,10 +218,11 @@ ANDWEORC_SIGNAL_SAFE void set_fd_bit(int fd, bool on) {
     __atomic_and_fetch(&g_fd_bits[fd / 64], ~mask, __ATOMIC_RELAXED);
 }
 
-// Fills claimed entry i and publishes it.
-ANDWEORC_SIGNAL_SAFE void publish(andweorc_net_table* t, int i, int self,
-                                  int fd, uint64_t kind, const Endpoint& local,
-                                  const Endpoint* peer) {
+// Fills claimed entry i and publishes it; returns its reference.
+ANDWEORC_SIGNAL_SAFE uint32_t publish(andweorc_net_table* t, int i, int self,
+                                      int fd, uint64_t kind,
+                                      const Endpoint& local,
+                                      const Endpoint* peer) {
   andweorc_net_entry& e = t->e[i];
   uint64_t meta =
       uint64_t(uint32_t(self)) | kind << 32 | uint64_t(uint32_t(fd)) << 40;
@@ -204,9 +235,12 @@ ANDWEORC_SIGNAL_SAFE void publish(andweorc_net_table* t, int i, int self,
                    __ATOMIC_RELAXED);
   __atomic_store_n(&e.peer[1], peer != nullptr ? peer->a[1] : 0,
                    __ATOMIC_RELAXED);
-  uint64_t s = __atomic_load_n(&e.state, __ATOMIC_RELAXED);
-  __atomic_store_n(&e.state, (s & ~3ull) | kReady, __ATOMIC_RELEASE);
+  __atomic_store_n(&e.sent, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&e.received, 0, __ATOMIC_RELAXED);
+  uint64_t s = (__atomic_load_n(&e.state, __ATOMIC_RELAXED) & ~3ull) | kReady;
+  __atomic_store_n(&e.state, s, __ATOMIC_RELEASE);
   set_fd_bit(fd, true);
+  return end_ref(i, s);
 }
 
 // Frees entry i if it is still the one this process published for fd.
@@ -226,6 +260,10 @@ ANDWEORC_SIGNAL_SAFE void release(andweorc_net_table* t, int i, int pid,
 // Forgets every entry this process published for fd (a number used again:
 // its old socket is gone).
 ANDWEORC_SIGNAL_SAFE void forget_fd(andweorc_net_table* t, int self, int fd) {
+  if (valid_fd(fd)) {
+    __atomic_store_n(&g_self_end[fd], 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&g_peer_end[fd], 0, __ATOMIC_RELAXED);
+  }
   uint32_t used = __atomic_load_n(&t->used, __ATOMIC_ACQUIRE);
   for (uint32_t i = 0; i < used && i < ANDWEORC_NET_ENDPOINTS; ++i)
     release(t, int(i), self, fd);
@@ -256,10 +294,11 @@ ANDWEORC_SIGNAL_SAFE bool endpoint_in_tree(int self_pid, bool tcp,
 }
 
 // An accepted connection (local `self`, peer `peer`): 1 a connection of a
-// live process of the tree, 0 none, 2 none yet but a connect of the tree
-// to this listener has not returned.
+// live process of the tree (its entry's reference in *ref), 0 none, 2 none
+// yet but a connect of the tree to this listener has not returned.
 ANDWEORC_SIGNAL_SAFE int connection_in_tree(int self_pid, const Endpoint& self,
-                                            const Endpoint& peer) {
+                                            const Endpoint& peer,
+                                            uint32_t* ref) {
   andweorc_net_table* t = table();
   uint32_t used = __atomic_load_n(&t->used, __ATOMIC_ACQUIRE);
   bool announced = false;
@@ -270,8 +309,10 @@ ANDWEORC_SIGNAL_SAFE int connection_in_tree(int self_pid, const Endpoint& self,
     if (kind == kTcpConnected) {
       if ((s.ports & 0xffff) == peer.port && (s.ports >> 16) == self.port &&
           same_address(s.local, peer.a) && same_address(s.peer, self.a) &&
-          live(meta_pid(s.meta), self_pid))
+          live(meta_pid(s.meta), self_pid)) {
+        *ref = end_ref(int(i), s.state);
         return 1;
+      }
     } else if (kind == kTcpConnecting && !announced) {
       if ((s.ports >> 16) == self.port &&
           (same_address(s.peer, self.a) || unspecified(s.peer)) &&
@@ -282,6 +323,33 @@ ANDWEORC_SIGNAL_SAFE int connection_in_tree(int self_pid, const Endpoint& self,
   return announced ? 2 : 0;
 }
 
+// The accepting end of the connection whose connecting end is `self`
+// (its local endpoint is our peer and its peer us), or 0.
+ANDWEORC_SIGNAL_SAFE uint32_t find_accepted_end(andweorc_net_table* t,
+                                                const Snapshot& self) {
+  uint64_t swapped = (self.ports >> 16) | (self.ports & 0xffff) << 16;
+  uint32_t used = __atomic_load_n(&t->used, __ATOMIC_ACQUIRE);
+  for (uint32_t i = 0; i < used && i < ANDWEORC_NET_ENDPOINTS; ++i) {
+    Snapshot s;
+    if (snapshot(t->e[i], &s) && meta_kind(s.meta) == kTcpAccepted &&
+        s.ports == swapped && same_address(s.local, self.peer) &&
+        same_address(s.peer, self.local))
+      return end_ref(int(i), s.state);
+  }
+  return 0;
+}
+
+// Adds n bytes written (or read) through fd to this process's end.
+ANDWEORC_SIGNAL_SAFE void count(int fd, long n, bool sent) {
+  if (n <= 0 || !valid_fd(fd)) return;
+  uint32_t ref = __atomic_load_n(&g_self_end[fd], __ATOMIC_RELAXED);
+  if (ref == 0) return;
+  andweorc_net_entry* e = end_entry(table(), ref);
+  if (e != nullptr)
+    __atomic_add_fetch(sent ? &e->sent : &e->received, uint64_t(n),
+                       __ATOMIC_RELAXED);
+}
+
 ANDWEORC_SIGNAL_SAFE void pause_briefly(int round) {
   if (round < 20) {
     raw_syscall(SYS_sched_yield);
@@ -289,6 +357,21 @@ ANDWEORC_SIGNAL_SAFE void pause_briefly(int round) {
   }
   timespec ts{0, 50 * 1000};
   raw_syscall(SYS_nanosleep, long(&ts), 0);
+}
+
+// An accepted connection of the tree: this end gets an entry of its own
+// (to count its bytes), and knows its peer's.
+ANDWEORC_SIGNAL_SAFE void record_accepted_end(int fd, int self_pid,
+                                              const Endpoint& self,
+                                              const Endpoint& peer,
+                                              uint32_t peer_ref) {
+  if (!valid_fd(fd)) return;
+  andweorc_net_table* t = table();
+  int i = claim(t, self_pid);
+  if (i < 0) return;  // counted nowhere: writes to it pay first, as before
+  uint32_t ref = publish(t, i, self_pid, fd, kTcpAccepted, self, &peer);
+  __atomic_store_n(&g_peer_end[fd], peer_ref, __ATOMIC_RELAXED);
+  __atomic_store_n(&g_self_end[fd], ref, __ATOMIC_RELAXED);
 }
 
 }  // namespace
@@ -363,9 +446,14 @@ ANDWEORC_SIGNAL_SAFE void andweorc_net_connect_end(int fd, int token,
     // Published before the announcement goes: an accept that saw neither
     // looks once more (connection_in_tree's caller).
     int i = claim(t, self);
-    if (i >= 0)
-      publish(t, i, self, fd, kind == 1 ? kTcpConnected : kUdpConnected, local,
-              &peer);
+    if (i >= 0) {
+      uint32_t ref = publish(t, i, self, fd,
+                             kind == 1 ? kTcpConnected : kUdpConnected, local,
+                             &peer);
+      // The accepting end is found at the first write that asks for it.
+      if (kind == 1 && valid_fd(fd))
+        __atomic_store_n(&g_self_end[fd], ref, __ATOMIC_RELAXED);
+    }
   }
   if (announced >= 0) release(t, announced, self, fd);
   andweorc_fd_mark(fd, here && endpoint_in_tree(self, kind == 1, peer, local));
@@ -380,12 +468,16 @@ ANDWEORC_SIGNAL_SAFE int andweorc_net_peer_in_tree(int fd) {
   // inside it): while it is announced, wait, boundedly, for its record.
   uint64_t deadline = 0;
   int self_pid = my_pid();
+  uint32_t peer_ref = 0;
   for (int round = 0;; ++round) {
-    int r = connection_in_tree(self_pid, self, peer);
+    int r = connection_in_tree(self_pid, self, peer, &peer_ref);
     if (r != 2) {
       // The record is published before the announcement goes: seeing
       // neither, look once more.
-      return r == 1 || connection_in_tree(self_pid, self, peer) == 1 ? 1 : 0;
+      if (r != 1 && connection_in_tree(self_pid, self, peer, &peer_ref) != 1)
+        return 0;
+      record_accepted_end(fd, self_pid, self, peer, peer_ref);
+      return 1;
     }
     uint64_t now = monotonic_ns();
     if (deadline == 0) deadline = now + kConnectWaitNs;
@@ -399,6 +491,37 @@ ANDWEORC_SIGNAL_SAFE int andweorc_net_recorded(int fd) {
   return int(
       (__atomic_load_n(&g_fd_bits[fd / 64], __ATOMIC_RELAXED) >> (fd % 64)) &
       1);
+}
+
+ANDWEORC_SIGNAL_SAFE void andweorc_net_count_sent(int fd, long n) {
+  count(fd, n, true);
+}
+
+ANDWEORC_SIGNAL_SAFE void andweorc_net_count_received(int fd, long n) {
+  count(fd, n, false);
+}
+
+ANDWEORC_SIGNAL_SAFE int andweorc_net_peer_unread(int fd) {
+  if (!valid_fd(fd)) return -1;
+  andweorc_net_table* t = table();
+  uint32_t self_ref = __atomic_load_n(&g_self_end[fd], __ATOMIC_RELAXED);
+  andweorc_net_entry* self = self_ref != 0 ? end_entry(t, self_ref) : nullptr;
+  if (self == nullptr) return -1;
+  uint64_t sent = __atomic_load_n(&self->sent, __ATOMIC_RELAXED);
+  uint32_t peer_ref = __atomic_load_n(&g_peer_end[fd], __ATOMIC_RELAXED);
+  andweorc_net_entry* peer = peer_ref != 0 ? end_entry(t, peer_ref) : nullptr;
+  if (peer == nullptr) {
+    // Connecting end: the accepting end's entry appears after accept.
+    Snapshot mine;
+    if (!snapshot(*self, &mine) || meta_kind(mine.meta) != kTcpConnected)
+      return -1;
+    peer_ref = find_accepted_end(t, mine);
+    if (peer_ref == 0) return -1;
+    __atomic_store_n(&g_peer_end[fd], peer_ref, __ATOMIC_RELAXED);
+    peer = end_entry(t, peer_ref);
+    if (peer == nullptr) return -1;
+  }
+  return sent > __atomic_load_n(&peer->received, __ATOMIC_RELAXED) ? 1 : 0;
 }
 
 ANDWEORC_SIGNAL_SAFE void andweorc_net_closed(int fd) {

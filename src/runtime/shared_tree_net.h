@@ -19,7 +19,19 @@
  * Classification happens once per descriptor, where it is made (listen,
  * bind, connect, accept); reads and writes only test the descriptor's mark
  * (internal_fds.h). Every function is async-signal-safe: raw system calls,
- * atomics, bounded waits (a program's handler may call accept or close). */
+ * atomics, bounded waits (a program's handler may call accept or close).
+ *
+ * Unread bytes. A TCP connection between two processes of the tree has an
+ * entry at each end (the connect's and the accept's), and each end counts
+ * in its own entry the bytes it wrote and read through the wrappers. The
+ * write rule (interpose_common.h) asks whether the peer still has bytes of
+ * ours to read: for a Unix socket the kernel answers (SIOCOUTQ), for TCP
+ * it cannot (SIOCOUTQ counts unacknowledged bytes, and loopback
+ * acknowledges at once), so the answer is our `sent` minus the peer's
+ * `received`. Bytes moved without the wrappers (sendfile, splice,
+ * io_uring, raw syscalls) are not counted: unsent-but-uncounted makes the
+ * writer pay first (as without counts); read-but-uncounted makes it keep
+ * its debt to the next sample (documented in docs/design.md §5). */
 #ifndef ANDWEORC_RUNTIME_SHARED_TREE_NET_H_
 #define ANDWEORC_RUNTIME_SHARED_TREE_NET_H_
 
@@ -30,7 +42,8 @@
 extern "C" {
 #endif
 
-#define ANDWEORC_NET_ENDPOINTS 512
+/* Each connection of the tree takes two (one per end). */
+#define ANDWEORC_NET_ENDPOINTS 1024
 
 struct andweorc_net_entry {
   /* generation << 2 | 0 free, 1 being written, 2 ready (atomic). Every
@@ -39,7 +52,9 @@ struct andweorc_net_entry {
   uint64_t meta;              /* pid (32 bits) | kind << 32 | fd << 40 */
   uint64_t ports;             /* local port | peer port << 16 (host order) */
   uint64_t local[2], peer[2]; /* IPv6 addresses, network order bytes */
-  uint64_t reserved;
+  /* TCP connections: bytes the owner wrote to and read from its end
+   * (atomic; added by the owner, read by the peer's process). */
+  uint64_t sent, received;
 };
 
 struct andweorc_net_table {
@@ -66,9 +81,19 @@ int andweorc_net_connect_begin(int fd, const struct sockaddr* addr,
 void andweorc_net_connect_end(int fd, int token, const struct sockaddr* addr,
                               socklen_t len, int ok);
 /* An accepted TCP socket: 1 when its peer is a connection made by this
- * process or a live process of the tree, else 0; -1 when fd is not an IP
- * socket. May wait up to 50 ms for an announced connect to return. */
+ * process or a live process of the tree (then this end is recorded too,
+ * to count its bytes), else 0; -1 when fd is not an IP socket. May wait up
+ * to 50 ms for an announced connect to return. */
 int andweorc_net_peer_in_tree(int fd);
+/* After a write or read of n > 0 bytes on fd (not MSG_PEEK): counted when
+ * fd is a recorded end of a connection of the tree; else nothing (one
+ * load). */
+void andweorc_net_count_sent(int fd, long n);
+void andweorc_net_count_received(int fd, long n);
+/* fd is an end of a connection of the tree: 1 when its peer has not read
+ * everything this process wrote to it, 0 when it has; -1 when that is not
+ * known (not such a connection, the peer's end not recorded or gone). */
+int andweorc_net_peer_unread(int fd);
 /* Whether this process recorded an entry for fd (a bit test: close asks). */
 int andweorc_net_recorded(int fd);
 /* The program closed fd (or replaced it with dup2): forget its entries. */

@@ -15,6 +15,7 @@
 extern "C" int andweorc_tree_has_pid(int pid) { return pid == getpid(); }
 extern "C" int andweorc_tree_exec_seen(void) { return 0; }
 extern "C" int andweorc_net_peer_in_tree(int) { return 0; }
+extern "C" int andweorc_net_peer_unread(int) { return -1; }
 // And of the runtime (runtime.cc): one process, no raw file to guard.
 extern "C" int andweorc_is_original_process(void) { return 1; }
 extern "C" int andweorc_io_lock_bounded(void) { return 1; }

@@ -105,6 +105,30 @@ TEST(InterposeIo, ReadvWokenByWritev) {
                        [&] { EXPECT_EQ(writev(p.fd[1], &w, 1), 1); }));
 }
 
+// Loopback IP sockets (shared_tree_net.h): a listener on 127.0.0.1 at a
+// port the kernel picks (its address in *addr), and a client connected to
+// it.
+int tcp_listener(sockaddr_in* addr) {
+  *addr = sockaddr_in{};
+  addr->sin_family = AF_INET;
+  addr->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof *addr;
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(addr), len) != 0 ||
+      listen(fd, 4) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr*>(addr), &len) != 0)
+    return -1;
+  return fd;
+}
+
+int tcp_client(const sockaddr_in& addr) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0 ||
+      connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0)
+    return -1;
+  return fd;
+}
+
 // A write that ends nobody's wait need not pay first (interpose_common.h):
 // the reader of a pipe or Unix socket that still holds data we wrote is
 // not waiting for more. The writer keeps its debt and pays it at the next
@@ -116,8 +140,16 @@ struct WriteCase {
   uint64_t paid_into_empty = 0;   // what the write after draining slept
 };
 
+// Reads everything fd holds without the wrappers (nonblocking fd).
+void drain_raw(int fd) {
+  char sink[64];
+  while (syscall(SYS_read, fd, sink, sizeof sink) == sizeof sink) {
+  }
+}
+
 WriteCase write_twice(int write_fd, int read_fd,
-                      const std::function<void(int)>& write_one) {
+                      const std::function<void(int)>& write_one,
+                      const std::function<void(int)>& drain = drain_raw) {
   DelayEngine& engine = g_test_engine;
   engine.end_experiment();
   engine.start_experiment(1000000);  // 1 ms per hit
@@ -132,9 +164,7 @@ WriteCase write_twice(int write_fd, int read_fd,
   write_one(write_fd);  // the reader has unread data
   c.paid_into_unread = writer.delay.paid;
   c.behind_after = engine.global() - writer.delay.local;
-  char sink[64];  // drained behind the wrappers' back
-  while (syscall(SYS_read, read_fd, sink, sizeof sink) == sizeof sink) {
-  }
+  drain(read_fd);
   write_one(write_fd);  // the reader's side is empty: this write can wake
   c.paid_into_empty = writer.delay.paid - c.paid_into_unread;
   g_test_self = nullptr;
@@ -163,6 +193,70 @@ TEST(InterposeIoWrites, ASendIntoAUnixSocketWithUnreadDataKeepsTheDebt) {
   EXPECT_EQ(c.paid_into_empty, kDelay);
   close(sv[0]);
   close(sv[1]);
+}
+
+// TCP: the kernel cannot tell a writer what its reader has not read
+// (SIOCOUTQ counts unacknowledged bytes), so each end of a connection of
+// the tree counts what it wrote and read through the wrappers
+// (shared_tree_net.h). The reader drains with recv, on a thread of its own
+// (a thread without an account: only the counting matters here).
+void drain_with_recv(int fd) {
+  std::thread reader([fd] {
+    char sink[64];
+    while (recv(fd, sink, sizeof sink, MSG_DONTWAIT) > 0) {
+    }
+  });
+  reader.join();
+}
+
+struct TcpPair {
+  int listener = -1, client = -1, server = -1;
+  TcpPair() {
+    sockaddr_in addr;
+    listener = tcp_listener(&addr);
+    client = tcp_client(addr);
+    server = accept(listener, nullptr, nullptr);
+  }
+  ~TcpPair() {
+    for (int fd : {server, client, listener}) close(fd);
+  }
+};
+
+void write_8(int fd) { EXPECT_EQ(write(fd, "12345678", 8), 8); }
+
+TEST(InterposeIoWrites, ATcpWriteWhoseReaderHasUnreadDataKeepsTheDebt) {
+  TcpPair tcp;
+  ASSERT_GE(tcp.server, 0) << strerror(errno);
+  ASSERT_TRUE(andweorc_fd_internal(tcp.client));
+  WriteCase c = write_twice(tcp.client, tcp.server, write_8, drain_with_recv);
+  EXPECT_EQ(c.paid_into_unread, 0u) << "paid before a write that wakes nobody";
+  EXPECT_EQ(c.behind_after, kDelay);
+  EXPECT_EQ(c.paid_into_empty, kDelay) << "the kept debt was never paid";
+}
+
+// The accepting end knows its peer from the accept on; the other direction.
+TEST(InterposeIoWrites, ATcpReplyWhoseReaderHasUnreadDataKeepsTheDebt) {
+  TcpPair tcp;
+  ASSERT_GE(tcp.server, 0) << strerror(errno);
+  ASSERT_TRUE(andweorc_fd_internal(tcp.server));
+  WriteCase c = write_twice(tcp.server, tcp.client, write_8, drain_with_recv);
+  EXPECT_EQ(c.paid_into_unread, 0u);
+  EXPECT_EQ(c.paid_into_empty, kDelay);
+}
+
+// MSG_PEEK reads nothing away: the data is still unread.
+TEST(InterposeIoWrites, APeekDoesNotCountAsRead) {
+  TcpPair tcp;
+  ASSERT_GE(tcp.server, 0) << strerror(errno);
+  WriteCase c = write_twice(tcp.client, tcp.server, write_8, [](int fd) {
+    std::thread reader([fd] {
+      char sink[64];
+      EXPECT_GT(recv(fd, sink, sizeof sink, MSG_PEEK | MSG_DONTWAIT), 0);
+    });
+    reader.join();
+  });
+  EXPECT_EQ(c.paid_into_unread, 0u);
+  EXPECT_EQ(c.paid_into_empty, 0u) << "a peek was counted as a read";
 }
 
 TEST(InterposeIoWrites, AnEventfdWritePaysFirstWhateverItsCount) {
@@ -365,30 +459,6 @@ TEST(InterposeIo, RecvOnAnAcceptedUnixSocketWokenBySend) {
   close(server);
   close(client);
   close(listener);
-}
-
-// Loopback IP sockets (shared_tree_net.h): a listener on 127.0.0.1 at a
-// port the kernel picks (its address in *addr), and a client connected to
-// it.
-int tcp_listener(sockaddr_in* addr) {
-  *addr = sockaddr_in{};
-  addr->sin_family = AF_INET;
-  addr->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof *addr;
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(addr), len) != 0 ||
-      listen(fd, 4) != 0 ||
-      getsockname(fd, reinterpret_cast<sockaddr*>(addr), &len) != 0)
-    return -1;
-  return fd;
-}
-
-int tcp_client(const sockaddr_in& addr) {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0 ||
-      connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0)
-    return -1;
-  return fd;
 }
 
 // A UDP socket bound to 127.0.0.1 at a port the kernel picks.
