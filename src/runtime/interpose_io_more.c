@@ -80,7 +80,8 @@ EXPORT int recvmmsg(int fd, struct mmsghdr* v, unsigned n, int flags,
                     struct timespec* timeout) {
   andweorc_rt_pre_block();
   int rc = REAL(recvmmsg)(fd, v, n, flags, timeout);
-  if (!(flags & MSG_PEEK)) andweorc_net_count_received(fd, message_bytes(v, rc));
+  if (!(flags & MSG_PEEK))
+    andweorc_net_count_received(fd, message_bytes(v, rc));
   wait_end(andweorc_fd_internal(fd));
   return rc;
 }

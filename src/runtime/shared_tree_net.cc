@@ -447,9 +447,9 @@ ANDWEORC_SIGNAL_SAFE void andweorc_net_connect_end(int fd, int token,
     // looks once more (connection_in_tree's caller).
     int i = claim(t, self);
     if (i >= 0) {
-      uint32_t ref = publish(t, i, self, fd,
-                             kind == 1 ? kTcpConnected : kUdpConnected, local,
-                             &peer);
+      uint32_t ref =
+          publish(t, i, self, fd, kind == 1 ? kTcpConnected : kUdpConnected,
+                  local, &peer);
       // The accepting end is found at the first write that asks for it.
       if (kind == 1 && valid_fd(fd))
         __atomic_store_n(&g_self_end[fd], ref, __ATOMIC_RELAXED);
