@@ -5,6 +5,10 @@
  * status 200 only). Loopback only: the address is fixed.
  *
  *   http_load PORT PATH SECONDS CONNECTIONS
+ *
+ * Each response with status 200 is also a progress point, "request"
+ * (andweorc.h): it counts when http_load runs in the profiled tree with
+ * the server (nginx.sh profile-tree) and does nothing otherwise.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -19,6 +23,8 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <andweorc/andweorc.h>
 
 static int g_port;
 static const char* g_path;
@@ -89,6 +95,7 @@ static void* client(void* arg) {
       status = read_response(fd, buf, sizeof buf);
     if (status == 200) {
       atomic_fetch_add(&g_ok, 1);
+      ANDWEORC_PROGRESS("request");
     } else {
       atomic_fetch_add(&g_bad, 1);
       close(fd);

@@ -178,6 +178,7 @@ void on_fork_child() {
   labels_after_fork_child();
   if (ThreadState* self = current_thread()) start_thread_sampler(self);
   collector_after_fork_child();
+  if (tree() != nullptr) tree_follower_after_fork();
 }
 
 // Everything but the configuration: handlers, the calling thread's sampler,

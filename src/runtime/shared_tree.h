@@ -172,6 +172,11 @@ void tree_publish_module_list(TreeSegment* t, const TreeModule* modules,
 // coordinator_state 3 it first registers the image's executable and then
 // translates every new generation of the table.
 void tree_start_follower();
+// In a fork child: starts a follower of its own when the parent's was
+// still running (its table not arrived yet, or coordinator_state 3), so
+// that a worker forked early still gets the tables; from what the parent
+// had translated (start-up of the child, like its collector).
+void tree_follower_after_fork();
 // Registers `path` (an image's main executable) in images[] unless it is
 // there already. False when the list is full (images_full is set) or the
 // path too long. Ordinary code (start-up of an exec'd image).

@@ -161,31 +161,43 @@ const AddressTable* translate_current(TreeSegment* t,
   return mine;
 }
 
+// The coordinator's table this image last translated, and whether its
+// follower still runs. A fork child copies both (tree_follower_after_fork):
+// a worker that a server forks before the table arrives (nginx's master
+// forks at once) must still get it, and a child of one that has it need
+// not translate it again.
+const AddressTable* g_seen = nullptr;
+bool g_following = false;
+
 // Waits for the coordinator's table (it may still be reading DWARF when
 // this image starts), then publishes its translation here. Under
 // coordinator_state 3 it registers this image's executable first and
 // then translates each new table for as long as the image runs (every 20
 // ms: a selection of a newer table matches nothing here meanwhile, see
 // AddressTable::generation).
-void* follow_tree_table(void*) {
+void follow_until_done() {
   TreeSegment* t = tree();
-  const AddressTable* seen = nullptr;
   bool registered = false;
   for (int i = 0; t != nullptr; ++i) {
     uint32_t state = __atomic_load_n(&t->coordinator_state, __ATOMIC_ACQUIRE);
-    if (state == 2) return nullptr;
+    if (state == 2) return;
     if (state == 3 && !registered) {
-      register_executable(t);
+      register_executable(t);  // once per executable: a fork child's is there
       registered = true;
     }
-    const AddressTable* before = seen;
-    if (const AddressTable* mine = translate_current(t, &seen))
+    const AddressTable* before = g_seen;
+    if (const AddressTable* mine = translate_current(t, &g_seen))
       publish_address_table(mine);
-    if (state != 3 && seen != before) return nullptr;  // one table for good
-    if (state != 3 && i >= 60 * 200) return nullptr;   // 60 s at most
+    if (state != 3 && g_seen != before) return;  // one table for good
+    if (state != 3 && i >= 60 * 200) return;     // 60 s at most
     timespec ts{0, (state == 3 ? 20 : 5) * 1000 * 1000};
     nanosleep(&ts, nullptr);
   }
+}
+
+void* follow_tree_table(void*) {
+  follow_until_done();
+  __atomic_store_n(&g_following, false, __ATOMIC_RELEASE);
   return nullptr;
 }
 
@@ -254,9 +266,19 @@ void tree_start_follower() {
   sigfillset(&all);
   real().pthread_sigmask(SIG_SETMASK, &all, &old);
   pthread_t thread;
+  __atomic_store_n(&g_following, true, __ATOMIC_RELEASE);
   if (real().pthread_create(&thread, nullptr, follow_tree_table, nullptr) == 0)
     pthread_detach(thread);
+  else
+    __atomic_store_n(&g_following, false, __ATOMIC_RELEASE);
   real().pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+void tree_follower_after_fork() {
+  // The parent's follower thread is not in the child; it was still waiting
+  // for a table (or following generations): the child goes on from what
+  // the parent had translated.
+  if (__atomic_load_n(&g_following, __ATOMIC_ACQUIRE)) tree_start_follower();
 }
 
 }  // namespace andweorc::runtime

@@ -254,6 +254,50 @@ TEST_F(ProcessTree, APipelineOfTwoProgramsStartedByAShellIsOneProgram) {
   }
 }
 
+// A program started by the shell that forks its worker at once, before
+// the coordinator has built the table of the programs' lines (a prefork
+// server does that): the worker's lines are still selected, and it takes
+// part in the experiments.
+TEST_F(ProcessTree, AWorkerForkedBeforeTheTableArrivesIsSelectedToo) {
+  std::string programs = PROGRAMS_DIR;
+  std::string source = std::string(PROGRAMS_SRC) + "/pipe_stage.cc";
+  std::string pipeline =
+      programs + "/pipe_produce 6000 | " + programs + "/pipe_consume fork";
+  const int line = line_of(source, "CONSUME_LINE");
+  std::vector<std::string> cmd = {ANDWEORC_BIN,
+                                  "run",
+                                  "-q",
+                                  "-o",
+                                  dir_ + "/p.json",
+                                  "--seed",
+                                  "7",
+                                  "--fixed-line",
+                                  "pipe_stage.cc:" + std::to_string(line),
+                                  "--fixed-speedup",
+                                  "50",
+                                  "--",
+                                  "sh",
+                                  "-c",
+                                  pipeline};
+  RunResult r = run_command(cmd);
+  ASSERT_EQ(r.status, 0) << r.err;
+  profile::ReadResult read = profile::read_profile(dir_ + "/p.json");
+  ASSERT_TRUE(read.ok()) << read.error;
+  const profile::Profile& p = *read.profile;
+  uint64_t hits = 0;
+  for (const auto& e : p.experiments) hits += e.selected_samples;
+  EXPECT_GE(p.experiments.size(), 3u);
+  EXPECT_GT(hits, 0u) << "the forked worker's line was never selected";
+  int consumers = 0;
+  for (const auto& proc : p.processes)
+    if (proc.executable.find("pipe_consume") != std::string::npos &&
+        proc.samples > 100) {
+      ++consumers;
+      EXPECT_GT(proc.experiments, 0);
+    }
+  EXPECT_EQ(consumers, 1) << "one consumer (the child) does the work";
+}
+
 // Images the loader will not preload the runtime into leave the profile,
 // and the profile says which and why (issue 15): a statically linked
 // program (exec'd by a child, and posix_spawn'ed by the parent) and

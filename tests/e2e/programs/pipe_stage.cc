@@ -3,7 +3,9 @@
 // the record to standard output; as pipe_consume it reads records from
 // standard input, does consume_work per record and counts "record". Run as
 // `sh -c 'pipe_produce N | pipe_consume'`: two programs, neither the
-// first process of the tree (the shell is).
+// first process of the tree (the shell is). `pipe_consume fork` consumes
+// in a child it forks first.
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -34,7 +36,18 @@ __attribute__((noinline)) uint64_t consume_work(uint64_t h) {
   return h;
 }
 
-int main() {
+// `pipe_consume fork`: a child forked at once consumes (as a prefork
+// server's worker does, before the profiler's table of lines can exist).
+int main(int argc, char** argv) {
+  if (argc > 1 && argv[1][0] == 'f') {
+    pid_t child = fork();
+    if (child < 0) return 1;
+    if (child > 0) {
+      int status = 0;
+      if (waitpid(child, &status, 0) != child) return 1;
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    }
+  }
   uint64_t record;
   size_t have = 0;
   for (;;) {
