@@ -163,7 +163,9 @@ void add_probe_options(CLI::App* cmd, ProbeOptions* o) {
                   "NAME=FILE:LINE (one per execution of the line), in the "
                   "executable, else in a shared library it loads; "
                   "NAME=LIB:FUNCTION or NAME=LIB:FILE:LINE (e.g. "
-                  "libfoo.so:parse) names the library. Repeatable; see "
+                  "libfoo.so:parse) names the library, and "
+                  "NAME=/path/to/prog:FUNCTION a program the profiled one "
+                  "starts (sh -c 'prog & load'). Repeatable; see "
                   "docs/probes.md")
       ->group(group);
   cmd->add_option("--latency", o->latency,

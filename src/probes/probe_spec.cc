@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
+
 namespace andweorc::probes {
 namespace {
 
@@ -27,13 +29,25 @@ bool names_library(const std::string& s) {
                              base.find(".so.") != std::string::npos);
 }
 
+// ./objs/nginx, /usr/sbin/prog: a path (it holds a '/') to an ELF file,
+// such as a program the profiled one starts. A source file (src/a.cc) is
+// not ELF, so FILE:LINE targets keep parsing as before.
+bool names_elf_file(const std::string& s) {
+  if (s.find('/') == std::string::npos) return false;
+  std::ifstream f(s, std::ios::binary);
+  char magic[4] = {};
+  return f.read(magic, sizeof magic) && magic[0] == 0x7f && magic[1] == 'E' &&
+         magic[2] == 'L' && magic[3] == 'F';
+}
+
 }  // namespace
 
 bool split_library(const std::string& target, std::string* lib,
                    std::string* rest) {
   size_t colon = single_colon(target);
-  if (colon == std::string::npos || !names_library(target.substr(0, colon)))
-    return false;
+  if (colon == std::string::npos) return false;
+  const std::string prefix = target.substr(0, colon);
+  if (!names_library(prefix) && !names_elf_file(prefix)) return false;
   *lib = target.substr(0, colon);
   *rest = target.substr(colon + 1);
   return true;
@@ -61,8 +75,8 @@ std::optional<ProbeSpec> parse_probe_spec(const std::string& text,
   if (split_library(spec.target, &spec.object, &rest)) {
     if (rest.empty()) {
       *error = fmt::format(
-          "--progress {}: '{}' names a library but nothing in it (LIB:FUNCTION "
-          "or LIB:FILE:LINE)",
+          "--progress {}: '{}' names an object but nothing in it "
+          "(LIB:FUNCTION or LIB:FILE:LINE)",
           spec.name, spec.target);
       return std::nullopt;
     }
@@ -91,18 +105,27 @@ std::optional<ProbeSpec> parse_probe_spec(const std::string& text,
 std::string encode_probes(const std::vector<ResolvedProbe>& probes,
                           bool with_patches) {
   std::string out;
+  // Each probe's lines follow a marker naming the program it was resolved
+  // for: the profiled program's first, then each program it starts.
+  std::vector<const ResolvedProbe*> order;
   for (const auto& p : probes)
-    if (!p.program.empty()) {
-      out = fmt::format("@program\t0\t{}\t0\t0\n", p.program);
-      break;
+    if (!p.started_program) order.push_back(&p);
+  for (const auto& p : probes)
+    if (p.started_program) order.push_back(&p);
+  std::string marked;
+  for (const ResolvedProbe* pp : order) {
+    const ResolvedProbe& p = *pp;
+    if (!p.program.empty() && p.program != marked) {
+      out += fmt::format("@program\t0\t{}\t0\t0\n", p.program);
+      marked = p.program;
     }
-  for (const auto& p : probes)
     for (const auto& s : p.sites) {
       out += fmt::format("{}\t{}\t{}\t{:x}\t{:x}", p.name, p.kind, s.path,
                          s.offset, s.vaddr);
       if (with_patches && !s.patch.empty()) out += "\t" + s.patch;
       out += '\n';
     }
+  }
   return out;
 }
 

@@ -18,14 +18,16 @@ struct ProbeSpec {
   int line = 0;          // FILE:LINE only
   std::string function;  // function only
   // LIB:FUNCTION or LIB:FILE:LINE: only in the shared library LIB (a name or
-  // path of a library the program links); "" searches the executable, then
-  // its libraries (resolve.h).
+  // path of a library the program links), or in the program at path LIB
+  // (one the profiled program starts, resolve.h); "" searches the
+  // executable, then its libraries.
   std::string object;
 };
 
 // Parses NAME=[LIB:]FUNCTION or NAME=[LIB:]FILE:LINE. LIB is the text before
 // the first single ':' (not one of a "::") when its file name ends in ".so"
-// or holds ".so." (libfoo.so, libfoo.so.1, /opt/lib/libfoo.so). A target
+// or holds ".so." (libfoo.so, libfoo.so.1, /opt/lib/libfoo.so), or when it
+// is a path (with a '/') to an ELF file (./objs/nginx). A target
 // whose text after the last ':' is a positive number is a line (a C++ name
 // never ends that way); anything else is a function. nullopt with `error`
 // set on bad input.
@@ -75,6 +77,10 @@ struct ResolvedProbe {
   // In a library the program does not load at start-up (LIB given as a
   // path, loaded later with dlopen): only patched in process, once loaded.
   bool loaded_later = false;
+  // In another program, one the profiled program starts (LIB given as the
+  // path of an executable): `program` is that program, and its processes
+  // count the sites as their own executable's.
+  bool started_program = false;
 };
 
 // ANDWEORC_PROBES: one line per site, tab-separated:
@@ -83,10 +89,13 @@ struct ResolvedProbe {
 // is to be patched (`with_patches`); a line of five fields is counted by a
 // perf event, as before. PATH is the object's file (the executable or a
 // shared library); OFFSET and VADDR are in that file, the runtime adds the
-// object's load bias. First, when `program` is known, the marker line
+// object's load bias. Before each probe's lines, when `program` is known and
+// differs from the previous marker's, the marker line
 //   @program \t 0 \t PROGRAM \t 0 \t 0
-// (the runtime applies library lines only in a process of PROGRAM). Names,
-// paths and targets never hold tabs or newlines (checked on parse).
+// (the runtime applies library lines only in a process of PROGRAM, and an
+// executable's lines only in a process of that executable); probes of
+// started programs come last. Names, paths and targets never hold tabs or
+// newlines (checked on parse).
 std::string encode_probes(const std::vector<ResolvedProbe>& probes,
                           bool with_patches = false);
 

@@ -390,6 +390,27 @@ bool names_object(const std::string& lib, const LinkedObject& o) {
          fs::canonical(lib, ec).string() == o.path;
 }
 
+// True when `path` is an ELF executable that a dynamic loader runs (it has
+// a PT_INTERP): a program, not a shared library.
+bool is_dynamic_program(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  elf_version(EV_CURRENT);
+  bool found = false;
+  if (Elf* elf = elf_begin(fd, ELF_C_READ, nullptr)) {
+    size_t n = 0;
+    if (elf_kind(elf) == ELF_K_ELF && elf_getphdrnum(elf, &n) == 0)
+      for (size_t i = 0; i < n && !found; ++i) {
+        GElf_Phdr ph;
+        found =
+            gelf_getphdr(elf, int(i), &ph) != nullptr && ph.p_type == PT_INTERP;
+      }
+    elf_end(elf);
+  }
+  close(fd);
+  return found;
+}
+
 // The sites' descriptions name the library they are in.
 ResolvedProbe in_library(ResolvedProbe probe, const LinkedObject& o) {
   probe.object = base_name(o.path);
@@ -420,13 +441,29 @@ std::optional<ResolvedProbe> resolve_probe(const std::string& binary,
       probe->program = path;
       return in_library(std::move(*probe), o);
     }
-    // A path to a library the program loads later (dlopen): resolved in
-    // that file; the runtime patches it once the program has loaded it.
     std::error_code lib_ec;
     const std::string lib_path =
         spec.object.find('/') != std::string::npos
             ? fs::canonical(spec.object, lib_ec).string()
             : std::string();
+    // The path of a program: the profiled one itself, or one it starts
+    // (a shell's `nginx & load`): resolved there; the runtime of that
+    // program's processes counts it as its executable's.
+    if (!lib_path.empty() && !lib_ec && is_dynamic_program(lib_path)) {
+      auto probe = resolve_in(
+          lib_path, spec,
+          lib_path == path ? "the program" : base_name(lib_path), error, &miss);
+      if (!probe) return std::nullopt;
+      probe->program = lib_path;
+      if (lib_path != path) {
+        probe->started_program = true;
+        probe->object = base_name(lib_path);
+        for (auto& s : probe->sites) s.where += " in " + probe->object;
+      }
+      return probe;
+    }
+    // A path to a library the program loads later (dlopen): resolved in
+    // that file; the runtime patches it once the program has loaded it.
     if (!lib_path.empty() && !lib_ec) {
       LinkedObject later{base_name(lib_path), lib_path};
       auto probe = resolve_in(lib_path, spec, later.name, error, &miss);

@@ -298,6 +298,30 @@ TEST_F(ProcessTree, AWorkerForkedBeforeTheTableArrivesIsSelectedToo) {
   EXPECT_EQ(consumers, 1) << "one consumer (the child) does the work";
 }
 
+// --progress NAME=PROGRAM:FUNCTION with the path of a program the first
+// process starts (here the shell starts both stages): the probe is
+// resolved in that program's file and counted in its process, once per
+// call (the shell, which has no such code, counts nothing).
+TEST_F(ProcessTree, AProbeCountsInAProgramTheShellStarts) {
+  std::string programs = PROGRAMS_DIR;
+  std::string pipeline =
+      programs + "/pipe_produce 300 | " + programs + "/pipe_consume";
+  RunResult r = run_command(
+      {ANDWEORC_BIN, "run", "-q", "-o", dir_ + "/p.json", "--no-experiments",
+       "--progress", "consumed=" + programs + "/pipe_consume:consume_work",
+       "--", "sh", "-c", pipeline});
+  ASSERT_EQ(r.status, 0) << r.err;
+  profile::ReadResult read = profile::read_profile(dir_ + "/p.json");
+  ASSERT_TRUE(read.ok()) << read.error;
+  uint64_t consumed = 0, records = 0;
+  for (const auto& point : read.profile->points) {
+    if (point.name == "consumed") consumed = point.visits;
+    if (point.name == "record") records = point.visits;
+  }
+  EXPECT_EQ(records, 300u);
+  EXPECT_EQ(consumed, 300u) << r.err;
+}
+
 // Images the loader will not preload the runtime into leave the profile,
 // and the profile says which and why (issue 15): a statically linked
 // program (exec'd by a child, and posix_spawn'ed by the parent) and

@@ -54,13 +54,32 @@ TEST(ProbeSpec, ALibraryPrefixNamesTheSharedObject) {
     EXPECT_EQ(spec->object, "") << text;
   }
   EXPECT_FALSE(parse_probe_spec("q=libfoo.so:", &error));
-  EXPECT_NE(error.find("names a library but nothing in it"), std::string::npos)
+  EXPECT_NE(error.find("names an object but nothing in it"), std::string::npos)
       << error;
   std::string lib, rest;
   EXPECT_TRUE(split_library("libfoo.so:f", &lib, &rest));
   EXPECT_EQ(lib, "libfoo.so");
   EXPECT_EQ(rest, "f");
   EXPECT_FALSE(split_library("ns::f", &lib, &rest));
+}
+
+// A path to an ELF file (a program the profiled one starts) prefixes a
+// target like a library; a path to a source file stays a FILE:LINE.
+TEST(ProbeSpec, APathToAnElfFileNamesThatObject) {
+  std::string error;
+  auto spec = parse_probe_spec("r=/bin/sh:main", &error);
+  ASSERT_TRUE(spec) << error;
+  EXPECT_EQ(spec->object, "/bin/sh");
+  EXPECT_EQ(spec->function, "main");
+  const std::string source = std::string(__FILE__);
+  spec = parse_probe_spec("r=" + source + ":12", &error);
+  ASSERT_TRUE(spec) << error;
+  EXPECT_EQ(spec->object, "");
+  EXPECT_TRUE(spec->is_line);
+  EXPECT_EQ(spec->file, source);
+  spec = parse_probe_spec("r=/no/such/file:f", &error);
+  ASSERT_TRUE(spec) << error;
+  EXPECT_EQ(spec->object, "");  // not a file: a FILE:FUNCTION is no target
 }
 
 TEST(ProbeSpec, BadValuesAreRefusedWithTheValue) {

@@ -122,6 +122,46 @@ TEST(ResolveShlib, TheExecutableComesFirst) {
   expect_in_library(*p, "libprobe_fx_two.so", "everywhere(int)");
 }
 
+// PROGRAM:TARGET with the path of another program (one the profiled
+// program starts, as a shell starts nginx): resolved in that program's
+// file, and handed over under a marker naming it, after the profiled
+// program's own probes. The profiled program's own path is the program.
+TEST(ResolveShlib, AnotherProgramIsNamedByItsPath) {
+  const std::string shell = shlib_fixture("probe_fx_dwarf5_pie");
+  const std::string started = shlib_fixture("probe_fx_shlib_user");
+  std::string error;
+  auto spec = parse_probe_spec("s=" + started + ":everywhere", &error);
+  ASSERT_TRUE(spec) << error;
+  EXPECT_EQ(spec->object, started);
+  auto p = resolve_probe(shell, *spec, &error);
+  ASSERT_TRUE(p) << error;
+  EXPECT_TRUE(p->started_program);
+  EXPECT_EQ(p->program, started);
+  EXPECT_EQ(p->object, "probe_fx_shlib_user");
+  ASSERT_EQ(p->sites.size(), 1u);
+  EXPECT_EQ(p->sites[0].path, started);
+  EXPECT_NE(p->sites[0].where.find("in probe_fx_shlib_user"),
+            std::string::npos);
+
+  auto own_spec = parse_probe_spec("o=" + shell + ":scale", &error);
+  ASSERT_TRUE(own_spec) << error;
+  auto own = resolve_probe(shell, *own_spec, &error);
+  ASSERT_TRUE(own) << error;
+  EXPECT_FALSE(own->started_program);
+  EXPECT_EQ(own->program, shell);
+  EXPECT_EQ(own->object, "");
+
+  // Given in either order, the profiled program's probes come first, each
+  // group after a marker naming its program.
+  std::string text = encode_probes({*p, *own});
+  size_t first = text.find("@program\t0\t" + shell + "\t0\t0\n");
+  size_t second = text.find("@program\t0\t" + started + "\t0\t0\n");
+  ASSERT_EQ(first, 0u) << text;
+  ASSERT_NE(second, std::string::npos) << text;
+  EXPECT_LT(text.find("\no\t"), second) << text;
+  EXPECT_GT(text.find("\ns\t"), second) << text;
+}
+
 TEST(ResolveShlib, ANameInTwoLibrariesIsAmbiguousUntilOneIsNamed) {
   std::string error;
   EXPECT_FALSE(shlib_resolve("b=in_both_libs", &error));
