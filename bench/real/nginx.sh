@@ -117,15 +117,17 @@ case "$cmd" in
     # nginx and its load generator as one process tree (a shell starts
     # both): their loopback connections carry delays both ways, and the
     # experiments select lines of either (issue 15's client + server).
-    # http_load retries its connects until nginx listens. The progress
-    # point is http_load's own "request" (a probe names a function of the
-    # first executable only, here the shell).
+    # http_load retries its connects until nginx listens. Two progress
+    # points with the same count: http_load's own "request" (andweorc.h)
+    # and "served", the request finaliser in nginx (a probe in a program
+    # the shell starts, named by its path).
     nginx=$(build | tail -1)
     seconds=${2:?seconds}
     out=${3:?output profile}
     shift 3
     run=$(prepare)
-    "$ANDWEORC" run -q -o "$out" "$@" \
+    "$ANDWEORC" run -q -o "$out" \
+      --progress "served=$nginx:ngx_http_free_request" "$@" \
       -- sh -c '"$1" -p "$2" & n=$!; "$3" "$4" / "$5" "$6"; kill -QUIT $n; wait $n' \
       sh "$nginx" "$run" "$load" "$PORT" "$seconds" "$CONNS"
     ;;
