@@ -20,6 +20,10 @@ std::optional<uint64_t> parse_duration_ns(std::string_view text) {
     scale = 1e6;
   else if (unit == "s")
     scale = 1e9;
+  else if (unit == "m")
+    scale = 60e9;
+  else if (unit == "h")
+    scale = 3600e9;
   else
     return std::nullopt;
   double ns = value * scale;

@@ -1,5 +1,5 @@
-// duration.h: parses durations such as "1ms", "250us", "2s" or "1000000"
-// (plain numbers are nanoseconds).
+// duration.h: parses durations such as "1ms", "250us", "2s", "10m", "1h"
+// or "1000000" (plain numbers are nanoseconds).
 #ifndef ANDWEORC_CLI_DURATION_H_
 #define ANDWEORC_CLI_DURATION_H_
 

@@ -13,6 +13,11 @@ TEST(Duration, UnitsAndPlainNanoseconds) {
   EXPECT_EQ(parse_duration_ns("1.5ms"), 1500000u);
   EXPECT_EQ(parse_duration_ns("100000"), 100000u);
   EXPECT_EQ(parse_duration_ns("7ns"), 7u);
+  // Minutes and hours, as --max-time's help suggests ("2m"): "m" is not
+  // "ms".
+  EXPECT_EQ(parse_duration_ns("2m"), 120000000000u);
+  EXPECT_EQ(parse_duration_ns("10m"), 600000000000u);
+  EXPECT_EQ(parse_duration_ns("1.5h"), 5400000000000u);
 }
 
 TEST(Duration, RejectsGarbage) {
