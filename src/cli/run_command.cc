@@ -234,8 +234,11 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   if (!stopped.empty()) {
     if (!o.quiet)
       std::cerr << "andweorc: stopped the program: " << stopped << "\n";
-    // Stopped by us: the SIGINT is not the program's failure.
-    if (child.signal == SIGINT || child.exit_status == 128 + SIGINT) status = 0;
+    // Stopped by us: our SIGINT, or the SIGTERM that follows when the
+    // program ignores it (a background job of a shell does), is not the
+    // program's failure.
+    for (int sig : {SIGINT, SIGTERM})
+      if (child.signal == sig || child.exit_status == 128 + sig) status = 0;
   }
   if (o.end_to_end && settings->format == "json")
     accumulate_end_to_end(o.output, &prof);

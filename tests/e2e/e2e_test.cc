@@ -187,6 +187,22 @@ TEST_F(E2E, SegfaultKeepsStatusAndData) {
   expect_top_line(p, "misbehave.cc", "BURN_LINE");
 }
 
+// --max-time stops the program with SIGINT, then SIGTERM when it ignores
+// that (a background job of a shell does): either way the tool stopped it,
+// so the run succeeds (exit 0) and the profile says which signal ended it.
+TEST_F(E2E, MaxTimeStopsAProgramThatIgnoresSigintAndSucceeds) {
+  RunResult r =
+      run({"--no-experiments", "--max-time", "300ms"},
+          {"sh", "-c",
+           "trap '' INT; exec " + program("misbehave") + " until-signal"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("stopped the program: --max-time"), std::string::npos)
+      << r.err;
+  profile::Profile p = load();
+  EXPECT_EQ(p.run.exit_signal, SIGTERM);
+  EXPECT_GT(p.samples, 100u);
+}
+
 TEST_F(E2E, AbortKeepsStatusAndData) {
   RunResult r = run({}, {program("misbehave"), "abort"});
   EXPECT_EQ(r.status, 128 + SIGABRT);
