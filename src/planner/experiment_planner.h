@@ -29,7 +29,14 @@
 //     matter, and only its lines then share them; lines of functions that
 //     are not significant (yet) or out of play get no blocks. Candidates
 //     without parents (line or function granularity) are planned exactly
-//     as before.
+//     as before;
+//  P8 a candidate that has blocks but fewer than min_blocks (convergence.h
+//     R1) and is in play is a candidate whatever P3 and P6 say, so P4
+//     finishes it next: an unjudged region stays in play (R3) and would
+//     keep the answer from settling for good. Such regions come from a
+//     table that changed under the run (a process tree's table grows as
+//     programs start; the first may have had lines without functions) or
+//     from a parent that left play after its line's first block.
 #ifndef ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
 #define ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
 
