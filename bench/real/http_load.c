@@ -11,6 +11,7 @@
  * the server (nginx.sh profile-tree) and does nothing otherwise.
  */
 #define _GNU_SOURCE
+#include <andweorc/andweorc.h>
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -23,8 +24,6 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
-
-#include <andweorc/andweorc.h>
 
 static int g_port;
 static const char* g_path;
