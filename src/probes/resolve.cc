@@ -390,6 +390,28 @@ bool names_object(const std::string& lib, const LinkedObject& o) {
          fs::canonical(lib, ec).string() == o.path;
 }
 
+// When a FUNCTION target not found looks like OBJECT:FUNCTION whose OBJECT
+// was not taken for one (no '/', or not an ELF file), how to name it.
+std::string object_hint(const ProbeSpec& spec) {
+  if (spec.is_line) return "";
+  const std::string& f = spec.function;
+  for (size_t i = 0; i < f.size(); ++i) {
+    if (f[i] != ':') continue;
+    if (i + 1 < f.size() && f[i + 1] == ':') {
+      ++i;
+      continue;
+    }
+    const std::string prefix = f.substr(0, i);
+    if (prefix.find('/') == std::string::npos)
+      return fmt::format(
+          "; to count in a program the profiled one starts, name it by its "
+          "path ({}{}:{})",
+          "./", prefix, f.substr(i + 1));
+    return fmt::format("; '{}' is not an ELF file that could hold it", prefix);
+  }
+  return "";
+}
+
 // True when `path` is an ELF executable that a dynamic loader runs (it has
 // a PT_INTERP): a program, not a shared library.
 bool is_dynamic_program(const std::string& path) {
@@ -541,6 +563,7 @@ std::optional<ResolvedProbe> resolve_probe(const std::string& binary,
         short_list(without_dwarf));
   if (!linked.error.empty())
     *error += "; its libraries could not be listed: " + linked.error;
+  *error += object_hint(spec);
   return std::nullopt;
 }
 

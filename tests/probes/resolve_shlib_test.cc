@@ -162,6 +162,26 @@ TEST(ResolveShlib, AnotherProgramIsNamedByItsPath) {
   EXPECT_GT(text.find("\ns\t"), second) << text;
 }
 
+// PROGRAM:FUNCTION without a path, or with a path to no ELF file: the
+// refusal says how to name a started program.
+TEST(ResolveShlib, AProgramNamedWithoutItsPathGetsAHint) {
+  std::string error;
+  auto p = shlib_resolve("s=nginx:ngx_http_free_request", &error);
+  EXPECT_FALSE(p);
+  EXPECT_NE(error.find("name it by its path (./nginx:ngx_http_free_request)"),
+            std::string::npos)
+      << error;
+  p = shlib_resolve("s=/no/such/nginx:f", &error);
+  EXPECT_FALSE(p);
+  EXPECT_NE(error.find("'/no/such/nginx' is not an ELF file"),
+            std::string::npos)
+      << error;
+  // A qualified name is no object.
+  p = shlib_resolve("s=ns::no_such", &error);
+  EXPECT_FALSE(p);
+  EXPECT_EQ(error.find("by its path"), std::string::npos) << error;
+}
+
 TEST(ResolveShlib, ANameInTwoLibrariesIsAmbiguousUntilOneIsNamed) {
   std::string error;
   EXPECT_FALSE(shlib_resolve("b=in_both_libs", &error));
