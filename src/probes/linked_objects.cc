@@ -23,32 +23,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// PT_INTERP of `path`, "" for a static executable (or one libelf cannot
-// read: the DWARF reader reports that itself).
-std::string interpreter_of(const std::string& path) {
-  elf_version(EV_CURRENT);
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return "";
-  std::string interp;
-  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
-  size_t phnum = 0;
-  if (elf != nullptr && elf_getphdrnum(elf, &phnum) == 0) {
-    for (size_t i = 0; i < phnum; ++i) {
-      GElf_Phdr ph;
-      if (gelf_getphdr(elf, int(i), &ph) == nullptr || ph.p_type != PT_INTERP ||
-          ph.p_filesz == 0 || ph.p_filesz > 4096)
-        continue;
-      std::string text(ph.p_filesz, '\0');
-      if (pread(fd, text.data(), text.size(), off_t(ph.p_offset)) ==
-          ssize_t(text.size()))
-        interp = text.c_str();  // up to its NUL
-    }
-  }
-  if (elf != nullptr) elf_end(elf);
-  close(fd);
-  return interp;
-}
-
 // Runs `argv` (no shell) with stdout into a pipe and stderr discarded;
 // true with its output in `out`, else false with `error`.
 bool run_capture(const std::vector<std::string>& argv, std::string* out,
@@ -93,6 +67,32 @@ bool run_capture(const std::vector<std::string>& argv, std::string* out,
 }
 
 }  // namespace
+
+// PT_INTERP of `path`, "" for a static executable (or one libelf cannot
+// read: the DWARF reader reports that itself).
+std::string interpreter_of(const std::string& path) {
+  elf_version(EV_CURRENT);
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  std::string interp;
+  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
+  size_t phnum = 0;
+  if (elf != nullptr && elf_getphdrnum(elf, &phnum) == 0) {
+    for (size_t i = 0; i < phnum; ++i) {
+      GElf_Phdr ph;
+      if (gelf_getphdr(elf, int(i), &ph) == nullptr || ph.p_type != PT_INTERP ||
+          ph.p_filesz == 0 || ph.p_filesz > 4096)
+        continue;
+      std::string text(ph.p_filesz, '\0');
+      if (pread(fd, text.data(), text.size(), off_t(ph.p_offset)) ==
+          ssize_t(text.size()))
+        interp = text.c_str();  // up to its NUL
+    }
+  }
+  if (elf != nullptr) elf_end(elf);
+  close(fd);
+  return interp;
+}
 
 LinkedObjects parse_loader_list(const std::string& text) {
   LinkedObjects out;

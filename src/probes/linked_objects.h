@@ -32,6 +32,10 @@ LinkedObjects parse_loader_list(const std::string& text);
 // static executable. Cached per executable for the tool's life.
 const LinkedObjects& linked_objects(const std::string& executable);
 
+// The PT_INTERP (the dynamic loader's path) of ELF file `path`; "" for a
+// static executable, a shared library, or a file libelf cannot read.
+std::string interpreter_of(const std::string& path);
+
 }  // namespace andweorc::probes
 
 #endif  // ANDWEORC_PROBES_LINKED_OBJECTS_H_

@@ -8,19 +8,6 @@
 namespace andweorc::probes {
 namespace {
 
-// The position of the first ':' that is not half of a "::", or npos.
-size_t single_colon(const std::string& s) {
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != ':') continue;
-    if (i + 1 < s.size() && s[i + 1] == ':') {
-      ++i;  // skip the pair
-      continue;
-    }
-    return i;
-  }
-  return std::string::npos;
-}
-
 // libfoo.so, libfoo.so.1.2, /opt/lib/libfoo.so: a shared library's name.
 bool names_library(const std::string& s) {
   std::string base =
@@ -41,6 +28,18 @@ bool names_elf_file(const std::string& s) {
 }
 
 }  // namespace
+
+size_t single_colon(const std::string& s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != ':') continue;
+    if (i + 1 < s.size() && s[i + 1] == ':') {
+      ++i;  // skip the pair
+      continue;
+    }
+    return i;
+  }
+  return std::string::npos;
+}
 
 bool split_library(const std::string& target, std::string* lib,
                    std::string* rest) {

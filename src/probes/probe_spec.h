@@ -34,6 +34,10 @@ struct ProbeSpec {
 std::optional<ProbeSpec> parse_probe_spec(const std::string& text,
                                           std::string* error);
 
+// The position of the first ':' that is not half of a "::", or npos: where
+// an object prefix (LIB:, PROGRAM:) would end.
+size_t single_colon(const std::string& s);
+
 // Splits "LIB:REST" (LIB as parse_probe_spec recognizes it) into `lib` and
 // `rest`; false (and nothing set) when `target` names no library.
 bool split_library(const std::string& target, std::string* lib,

@@ -393,44 +393,16 @@ bool names_object(const std::string& lib, const LinkedObject& o) {
 // When a FUNCTION target not found looks like OBJECT:FUNCTION whose OBJECT
 // was not taken for one (no '/', or not an ELF file), how to name it.
 std::string object_hint(const ProbeSpec& spec) {
-  if (spec.is_line) return "";
   const std::string& f = spec.function;
-  for (size_t i = 0; i < f.size(); ++i) {
-    if (f[i] != ':') continue;
-    if (i + 1 < f.size() && f[i + 1] == ':') {
-      ++i;
-      continue;
-    }
-    const std::string prefix = f.substr(0, i);
-    if (prefix.find('/') == std::string::npos)
-      return fmt::format(
-          "; to count in a program the profiled one starts, name it by its "
-          "path ({}{}:{})",
-          "./", prefix, f.substr(i + 1));
-    return fmt::format("; '{}' is not an ELF file that could hold it", prefix);
-  }
-  return "";
-}
-
-// True when `path` is an ELF executable that a dynamic loader runs (it has
-// a PT_INTERP): a program, not a shared library.
-bool is_dynamic_program(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  elf_version(EV_CURRENT);
-  bool found = false;
-  if (Elf* elf = elf_begin(fd, ELF_C_READ, nullptr)) {
-    size_t n = 0;
-    if (elf_kind(elf) == ELF_K_ELF && elf_getphdrnum(elf, &n) == 0)
-      for (size_t i = 0; i < n && !found; ++i) {
-        GElf_Phdr ph;
-        found =
-            gelf_getphdr(elf, int(i), &ph) != nullptr && ph.p_type == PT_INTERP;
-      }
-    elf_end(elf);
-  }
-  close(fd);
-  return found;
+  size_t colon = spec.is_line ? std::string::npos : single_colon(f);
+  if (colon == std::string::npos) return "";
+  const std::string prefix = f.substr(0, colon);
+  if (prefix.find('/') == std::string::npos)
+    return fmt::format(
+        "; to count in a program the profiled one starts, name it by its path "
+        "(./{}:{})",
+        prefix, f.substr(colon + 1));
+  return fmt::format("; '{}' is not an ELF file that could hold it", prefix);
 }
 
 // The sites' descriptions name the library they are in.
@@ -471,7 +443,7 @@ std::optional<ResolvedProbe> resolve_probe(const std::string& binary,
     // The path of a program: the profiled one itself, or one it starts
     // (a shell's `nginx & load`): resolved there; the runtime of that
     // program's processes counts it as its executable's.
-    if (!lib_path.empty() && !lib_ec && is_dynamic_program(lib_path)) {
+    if (!lib_path.empty() && !lib_ec && !interpreter_of(lib_path).empty()) {
       auto probe = resolve_in(
           lib_path, spec,
           lib_path == path ? "the program" : base_name(lib_path), error, &miss);
