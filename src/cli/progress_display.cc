@@ -14,6 +14,7 @@
 #include "experiments/convergence_summary.h"
 #include "experiments/observations.h"
 #include "ingest/experiment_tail.h"
+#include "planner/region_key.h"
 
 namespace andweorc::cli {
 namespace {
@@ -77,7 +78,7 @@ std::string leader_text(const planner::ConvergenceStatus& s) {
   if (s.leader.empty()) return "";
   std::string where = experiments::region_label(s.leader);
   size_t colon = where.rfind(':');
-  if (s.leader.rfind("line\t", 0) == 0 && colon != std::string::npos)
+  if (planner::is_line_region_key(s.leader) && colon != std::string::npos)
     where = std::filesystem::path(where.substr(0, colon)).filename().string() +
             where.substr(colon);
   const planner::SlopeEstimate& e = s.leader_estimate;

@@ -67,6 +67,17 @@ std::string encode_experiment(const ExperimentFacts& facts,
   append_padded(body, facts.file);
   append_padded(body, facts.function);
   body += points;
+  if (!facts.parents.empty()) {
+    raw::ExperimentParents ps{uint32_t(facts.parents.size()), 0};
+    append(body, &ps, sizeof ps);
+    for (const ExperimentFacts::Parent& p : facts.parents) {
+      raw::ExperimentParent e{uint32_t(p.function.size()),
+                              uint32_t(p.file.size())};
+      append(body, &e, sizeof e);
+      append_padded(body, p.function);
+      append_padded(body, p.file);
+    }
+  }
   return body;
 }
 

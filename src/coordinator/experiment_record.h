@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace andweorc::coordinator {
 
@@ -27,12 +28,19 @@ struct ExperimentFacts {
   std::string file;
   int line = 0;
   std::string function;
+  // Coarse to fine: the functions that hold the selected line (the plan's
+  // parents, as (function, file) of their region keys); empty otherwise.
+  struct Parent {
+    std::string function, file;
+  };
+  std::vector<Parent> parents;
 };
 
 // The record's payload: the header, file and function (padded to 8), then
 // one entry per point with its change from `before` to `after` (a latency
 // point: arrivals, departures and the in-flight counts at both ends), and,
-// for an end-to-end run, the one visit of the "end-to-end" point.
+// for an end-to-end run, the one visit of the "end-to-end" point; then the
+// parents, if any.
 std::string encode_experiment(const ExperimentFacts& facts,
                               const PointSnapshot& before,
                               const PointSnapshot& after, bool end_to_end);

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "andweorc/andweorc.h"
+#include "planner/region_key.h"
 #include "runtime/address_table.h"
 #include "runtime/progress_points.h"
 #include "runtime/raw_format.h"
@@ -29,11 +30,6 @@ constexpr int kZeroSpeedupPercent = 30;
 // expires_ns), renewed every sleep slice: if its process is killed, the
 // other processes of the tree stop inserting delays within this time.
 constexpr uint64_t kLeaseNs = 1000000000ull;
-
-// Whether the region key names a function (region_key()).
-bool is_function_key(const std::string& key) {
-  return key.rfind("function\t", 0) == 0;
-}
 
 }  // namespace
 
@@ -115,10 +111,11 @@ std::string ExperimentRunner::region_key(uint32_t selection,
                                          bool by_function) const {
   if (by_function) {
     const FunctionInfo& f = catalog_.function(selection);
-    return "function\t" + f.name + "\t" + catalog_.line(f.first_line).file;
+    return planner::function_region_key(f.name,
+                                        catalog_.line(f.first_line).file);
   }
   const LineInfo& l = catalog_.line(selection);
-  return "line\t" + l.file + "\t" + std::to_string(l.line);
+  return planner::line_region_key(l.file, l.line);
 }
 
 const std::vector<std::vector<uint32_t>>& ExperimentRunner::line_functions() {
@@ -248,7 +245,7 @@ bool ExperimentRunner::choose_by_samples(uint32_t* id, bool* by_function) {
   for (const auto& k : c) {
     if (pick < k.samples) {
       *id = region_ids_[k.region];
-      *by_function = is_function_key(k.region);
+      *by_function = planner::is_function_region_key(k.region);
       return true;
     }
     pick -= k.samples;
@@ -273,24 +270,28 @@ bool ExperimentRunner::sleep_unless_stopped(uint64_t ns, const bool* stop,
   return false;
 }
 
-void ExperimentRunner::record(uint32_t selection, bool by_function, int speedup,
-                              uint64_t start, uint64_t end, uint64_t delay,
-                              uint64_t hits, const PointSnapshot& before,
-                              const PointSnapshot& after, bool end_to_end) {
+void ExperimentRunner::record(const Running& r, uint64_t end, uint64_t delay,
+                              uint64_t hits, const PointSnapshot& after,
+                              bool end_to_end) {
   const LineInfo& info = catalog_.line(
-      by_function ? catalog_.function(selection).first_line : selection);
+      r.by_function ? catalog_.function(r.selection).first_line : r.selection);
   ExperimentFacts facts;
-  facts.start_ns = start;
-  facts.duration_ns = end - start;
+  facts.start_ns = r.start;
+  facts.duration_ns = end - r.start;
   facts.delay_ns = delay;
   facts.selected_samples = hits;
-  facts.speedup_pct = speedup;
-  facts.by_function = by_function;
+  facts.speedup_pct = r.speedup;
+  facts.by_function = r.by_function;
   facts.file = info.file;
   facts.line = info.line;
   facts.function =
-      by_function ? catalog_.function(selection).name : info.function;
-  std::string body = encode_experiment(facts, before, after, end_to_end);
+      r.by_function ? catalog_.function(r.selection).name : info.function;
+  for (const std::string& key : r.parents) {
+    ExperimentFacts::Parent p;
+    if (planner::split_function_region_key(key, &p.function, &p.file))
+      facts.parents.push_back(std::move(p));
+  }
+  std::string body = encode_experiment(facts, r.before, after, end_to_end);
   runtime::io_lock().lock();
   runtime::raw_write(raw::kExperiment, body.data(), body.size());
   runtime::io_lock().unlock();
@@ -341,11 +342,10 @@ planner::Observation ExperimentRunner::finish(const Running& r, bool end_to_end,
   uint64_t end = runtime::monotonic_ns(), delay = engine_.global() - r.g0;
   PointSnapshot after = snapshot_points(config_.split_points);
   if (keep) ++recorded_;
-  if (keep)
-    record(r.selection, r.by_function, r.speedup, r.start, end, delay, hits,
-           r.before, after, end_to_end);
+  if (keep) record(r, end, delay, hits, after, end_to_end);
   planner::Observation o;
   o.region = region_key(r.selection, r.by_function);
+  o.parents = r.parents;
   o.stream = int(getpid());
   o.speedup_pct = r.speedup;
   o.virtual_s = (double(end - r.start) - double(delay)) / 1e9;
@@ -414,8 +414,10 @@ int ExperimentRunner::run_planned(planner::ExperimentPlanner* planner,
       if (!sleep_unless_stopped(20000000, stop)) break;
       continue;
     }
-    Running r = begin(region_ids_[plan->region], is_function_key(plan->region),
+    Running r = begin(region_ids_[plan->region],
+                      planner::is_function_region_key(plan->region),
                       plan->speedup_pct);
+    r.parents = plan->parents;
     bool completed = sleep_unless_stopped(plan->length_ns, stop, true);
     // Cut short by exit or by a control command (a pause, a new pin): not
     // a valid measurement, not recorded.

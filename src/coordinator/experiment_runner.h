@@ -81,6 +81,9 @@ class ExperimentRunner {
     PointSnapshot before;
     uint64_t start;
     uint64_t g0;  // global delay count at the start
+    // The plan's parents (coarse to fine: the line's function keys),
+    // recorded with the experiment.
+    std::vector<std::string> parents = {};
   };
   Running begin(uint32_t selection, bool by_function, int speedup);
   // Returns what the experiment measured, as the planner sees it.
@@ -90,10 +93,8 @@ class ExperimentRunner {
   // with `controls`, when a live control command is waiting.
   bool sleep_unless_stopped(uint64_t ns, const bool* stop,
                             bool controls = false);
-  void record(uint32_t selection, bool by_function, int speedup, uint64_t start,
-              uint64_t end, uint64_t delay, uint64_t hits,
-              const PointSnapshot& before, const PointSnapshot& after,
-              bool end_to_end);
+  void record(const Running& r, uint64_t end, uint64_t delay, uint64_t hits,
+              const PointSnapshot& after, bool end_to_end);
   std::string run_end_to_end(const bool* stop);
   // In proportion to samples (end-to-end runs: one experiment per run).
   bool choose_by_samples(uint32_t* id, bool* by_function);

@@ -1,12 +1,14 @@
 // observations.cc: see observations.h.
 #include "experiments/observations.h"
 
+#include "planner/region_key.h"
+
 namespace andweorc::experiments {
 
 std::string region_key(const profile::Experiment& e) {
   if (e.granularity == "function")
-    return "function\t" + e.function + "\t" + e.file;
-  return "line\t" + e.file + "\t" + std::to_string(e.line);
+    return planner::function_region_key(e.function, e.file);
+  return planner::line_region_key(e.file, e.line);
 }
 
 planner::PointCount point_count(const profile::PointDelta& d) {
@@ -22,6 +24,8 @@ planner::PointCount point_count(const profile::PointDelta& d) {
 planner::Observation to_observation(const profile::Experiment& e) {
   planner::Observation o;
   o.region = region_key(e);
+  for (const profile::Experiment::Parent& p : e.parents)
+    o.parents.push_back(planner::function_region_key(p.function, p.file));
   o.stream = e.pid;
   o.speedup_pct = e.speedup_pct;
   o.virtual_s = e.virtual_duration_s();

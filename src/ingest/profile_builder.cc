@@ -188,6 +188,8 @@ profile::Experiment to_experiment(const RawExperiment& re, int pid) {
   e.delay_s = double(re.delay_ns) / 1e9;
   e.selected_samples = re.selected_samples;
   e.pid = pid;
+  for (const RawExperiment::Parent& p : re.parents)
+    e.parents.push_back({p.function, p.file});
   for (const RawExperimentPoint& rp : re.points) {
     profile::PointDelta d;
     d.name = rp.name;

@@ -127,6 +127,21 @@ bool decode_experiment(const std::string& buf, size_t pos, size_t end,
     rp.in_flight_end = p.in_flight_end;
     e.points.push_back(std::move(rp));
   }
+  // The optional trailer: the line's parents (raw_format.h).
+  raw::ExperimentParents ps;
+  if (read_pod(buf, pos, end, &ps)) {
+    pos += sizeof ps;
+    for (uint32_t i = 0; i < ps.count; ++i) {
+      raw::ExperimentParent rp;
+      RawExperiment::Parent parent;
+      if (!read_pod(buf, pos, end, &rp)) return false;
+      pos += sizeof rp;
+      if (!read_string(buf, &pos, end, rp.function_len, &parent.function) ||
+          !read_string(buf, &pos, end, rp.file_len, &parent.file))
+        return false;
+      e.parents.push_back(std::move(parent));
+    }
+  }
   // A speed-up outside 0..100 or a torn record is not a measurement.
   if (e.speedup_pct < 0 || e.speedup_pct > 100) return false;
   *out = std::move(e);

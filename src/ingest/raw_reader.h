@@ -44,6 +44,10 @@ struct RawExperiment {
   int line = 0;
   std::string function;
   std::vector<RawExperimentPoint> points;
+  struct Parent {
+    std::string function, file;
+  };
+  std::vector<Parent> parents;  // coarse to fine: the line's functions
 };
 
 // A label bound to a trampoline (raw::LabelBindingRecord).

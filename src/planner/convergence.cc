@@ -2,9 +2,11 @@
 #include "planner/convergence.h"
 
 #include <algorithm>
+#include <set>
 #include <tuple>
 
 #include "planner/fdr.h"
+#include "planner/region_key.h"
 
 namespace andweorc::planner {
 namespace {
@@ -12,7 +14,7 @@ namespace {
 // R7's tier of a region key: 1 for a function ("function\t..."), 0 for
 // anything else (lines, and the tests' plain names).
 int tier(const std::string& region) {
-  return region.rfind("function\t", 0) == 0 ? 1 : 0;
+  return is_function_region_key(region) ? 1 : 0;
 }
 
 Half half(const Observation& o) {
@@ -35,6 +37,7 @@ const char* state_name(ConvergenceState s) {
 
 void ConvergenceTracker::add(const Observation& o) {
   size_t index = size_t(experiments_++);
+  if (!o.parents.empty()) region_parents_[o.region] = o.parents;
   std::optional<Block> block = pairer_.add(index, o);
   if (block) {
     const Observation& prev = last_[o.stream];
@@ -86,27 +89,34 @@ void ConvergenceTracker::update() {
   region_implausible_.clear();
   for (const auto& [region, n] : region_blocks_)
     region_in_play_[region] = false;
-  bool all_flat = true, all_settled = true, any_point = false;
-  int primary_blocks = -1;
+  auto judged = [&](const SlopeEstimate& e) {
+    return e.valid && e.blocks >= opt.min_blocks;  // R1
+  };
+
+  // Pass 1, per point: estimates, R3's plausibility, R2's significance.
+  struct PointEval {
+    const PointKey* key;
+    PointState* ps;
+    std::map<std::string, SlopeEstimate> est;
+    std::map<std::string, bool> implausible, sig;
+    std::map<std::string, double> q_of;
+    std::map<int, std::vector<const std::string*>> tiers;  // R7
+  };
+  std::vector<PointEval> evals;
   for (auto& [key, ps] : points_) {
     if (ps.blocks == 0) continue;
-    any_point = true;
-    std::map<std::string, SlopeEstimate> est;
+    PointEval& pe = evals.emplace_back(PointEval{&key, &ps, {}, {}, {}, {}, {}});
     for (const auto& [region, acc] : ps.regions)
-      est[region] = acc.estimate(opt.level);
-    auto judged = [&](const SlopeEstimate& e) {
-      return e.valid && e.blocks >= opt.min_blocks;  // R1
-    };
+      pe.est[region] = acc.estimate(opt.level);
     // R3's plausibility: the interval lies wholly above the bound.
-    std::map<std::string, bool> implausible;
-    for (const auto& [region, e] : est) {
+    for (const auto& [region, e] : pe.est) {
       auto b = ps.bounds.find(region);
       if (!judged(e) || b == ps.bounds.end()) continue;
       // The thread count is not known here: no hand-over cap (the report's
       // bound, with it, can only be tighter).
       BoundAccumulator::Bound bound = b->second.bound(opt.level, 0);
       if (bound.judged && e.low > bound.high) {
-        implausible[region] = true;
+        pe.implausible[region] = true;
         region_implausible_[region] = true;
       }
     }
@@ -115,64 +125,100 @@ void ConvergenceTracker::update() {
     // experiments/ranking.h).
     std::vector<const std::string*> tested;
     std::vector<double> p;
-    for (const auto& [region, e] : est) {
+    for (const auto& [region, e] : pe.est) {
       if (!judged(e)) continue;
       tested.push_back(&region);
       p.push_back(two_sided_p(e.slope, e.se, e.blocks - 1));
     }
     std::vector<double> q = bh_q_values(p);
-    std::map<std::string, bool> sig;
-    std::map<std::string, double> q_of;
     for (size_t i = 0; i < tested.size(); ++i) {
-      const SlopeEstimate& e = est[*tested[i]];
-      sig[*tested[i]] =
-          e.low > 0 && q[i] <= 1 - opt.level && !implausible[*tested[i]];
-      q_of[*tested[i]] = q[i];
-      if (sig[*tested[i]]) region_significant_[*tested[i]] = true;
+      const std::string& region = *tested[i];
+      const SlopeEstimate& e = pe.est[region];
+      bool sig = e.low > 0 && q[i] <= 1 - opt.level && !pe.implausible[region];
+      pe.sig[region] = sig;
+      pe.q_of[region] = q[i];
+      if (sig) region_significant_[region] = true;
     }
-    // R2-R5 per tier (R7): a function and the lines inside it are not
-    // rivals (the function's impact holds its lines'), so each tier has its
-    // own leader, and a line leaves play only against lines.
-    std::map<int, std::vector<const std::string*>> tiers;
-    for (const auto& [region, e] : est) tiers[tier(region)].push_back(&region);
-    bool point_flat = true;
-    bool shown_significant = false;
-    std::map<int, bool> tier_settled, tier_spread;
-    for (auto& [t, regions] : tiers) {
+    for (const auto& [region, e] : pe.est)
+      pe.tiers[tier(region)].push_back(&region);
+  }
+
+  // Pass 2, per tier from coarse to fine, so that R3's parent rule sees the
+  // final state of the functions (in play for some point) before their
+  // lines: R2-R5 per tier (R7): a function and the lines inside it are not
+  // rivals (the function's impact holds its lines'), so each tier has its
+  // own leader, and a line leaves play only against lines, or with its
+  // functions.
+  struct TierEval {
+    std::string leader;
+    bool significant = false, flat = true, settled = false, spread = false;
+  };
+  std::vector<std::map<int, TierEval>> tier_evals(evals.size());
+  std::set<int> tier_ids;
+  for (const PointEval& pe : evals)
+    for (const auto& [t, regions] : pe.tiers) tier_ids.insert(t);
+  for (auto t_it = tier_ids.rbegin(); t_it != tier_ids.rend(); ++t_it) {
+    const int t = *t_it;
+    // R3, parents: a region whose parents were recorded leaves play when
+    // none of them is significant and in play (P6's condition for planning
+    // it), unless it is significant itself: a function that cannot matter
+    // holds lines that cannot either, and such a line gets no more blocks,
+    // so in play it would keep the answer from settling for good (an nginx
+    // tree's http_load lines, judged with intervals of +-0.8 and +-2.2,
+    // below functions that left play).
+    std::set<std::string> orphans;
+    for (const auto& [region, parents] : region_parents_) {
+      if (tier(region) != t || significant(region)) continue;
+      bool open = std::any_of(
+          parents.begin(), parents.end(),
+          [&](const std::string& p) { return significant(p) && in_play(p); });
+      if (!open) orphans.insert(region);
+    }
+    for (size_t i = 0; i < evals.size(); ++i) {
+      PointEval& pe = evals[i];
+      auto regions_it = pe.tiers.find(t);
+      if (regions_it == pe.tiers.end()) continue;
+      const std::vector<const std::string*>& regions = regions_it->second;
       // R2: significant first, then by impact; ties by name (map order).
       const std::string* leader = nullptr;
       for (const std::string* region : regions) {
-        const SlopeEstimate& e = est[*region];
-        if (!judged(e) || implausible[*region]) continue;
+        const SlopeEstimate& e = pe.est[*region];
+        if (!judged(e) || pe.implausible[*region]) continue;
         if (leader == nullptr) {
           leader = region;
           continue;
         }
-        const SlopeEstimate& l = est[*leader];
-        if (std::make_tuple(sig[*region], e.slope) >
-            std::make_tuple(sig[*leader], l.slope))
+        const SlopeEstimate& l = pe.est[*leader];
+        if (std::make_tuple(pe.sig[*region], e.slope) >
+            std::make_tuple(pe.sig[*leader], l.slope))
           leader = region;
       }
       std::string leader_name = leader ? *leader : std::string();
-      TierLeader& tl = ps.leaders[t];
+      TierLeader& tl = pe.ps->leaders[t];
       if (leader_name != tl.name) {
         tl.name = leader_name;
         tl.since = experiments_;
       }
-      const SlopeEstimate* lead = leader ? &est[*leader] : nullptr;
-      bool significant = lead != nullptr && sig[leader_name];
-      bool flat = true, resolved = true, spread = !significant;
+      const SlopeEstimate* lead = leader ? &pe.est[*leader] : nullptr;
+      TierEval& te = tier_evals[i][t];
+      te.leader = leader_name;
+      te.significant = lead != nullptr && pe.sig[leader_name];
+      bool resolved = true;
+      te.spread = !te.significant;
       for (const std::string* region : regions) {
-        const SlopeEstimate& e = est[*region];
+        const SlopeEstimate& e = pe.est[*region];
         bool j = judged(e);
         bool below_useful = j && e.high < opt.useful_impact;
-        bool below_leader =
-            j && significant && *region != leader_name && e.high < lead->low;
-        bool playing = !j || !(below_useful || below_leader ||
-                               implausible[*region]);  // R3
+        bool below_leader = j && te.significant && *region != leader_name &&
+                            e.high < lead->low;
+        bool orphan = orphans.count(*region) > 0;
+        bool playing = !orphan && (!j || !(below_useful || below_leader ||
+                                           pe.implausible[*region]));  // R3
         if (playing) region_in_play_[*region] = true;
-        if (!below_useful) flat = false;  // R5
-        if (playing && e.blocks < opt.spread_blocks) spread = false;
+        // R5; a line out of play with its functions is below them, and
+        // they are in their own tier's test.
+        if (!below_useful && !orphan) te.flat = false;
+        if (playing && e.blocks < opt.spread_blocks) te.spread = false;
         if (playing && *region != leader_name) {
           bool tie = j && lead != nullptr &&
                      (e.high - e.low) / 2 <= opt.tie_half_width &&
@@ -180,35 +226,48 @@ void ConvergenceTracker::update() {
           if (!tie) resolved = false;
         }
       }
-      bool stable = significant && resolved &&
+      bool stable = te.significant && resolved &&
                     experiments_ - tl.since >= opt.stable_experiments;
-      point_flat = point_flat && flat;
-      tier_settled[t] = flat || stable;
-      tier_spread[t] = spread;
-      // The status shows the finest tier with a significant leader, else
-      // the coarsest tier with any (tiers go from fine to coarse).
-      bool show = ps.blocks > primary_blocks ||
-                  (ps.blocks == primary_blocks && leader != nullptr &&
-                   !shown_significant && (significant || t > 0));
-      if (show) {
-        primary_blocks = ps.blocks;
-        s.point = key.first;
-        s.point_latency = key.second;
-        s.leader = leader_name;
-        s.leader_estimate = lead ? *lead : SlopeEstimate{};
-        s.leader_q = lead ? q_of[leader_name] : 1;
-        s.stable_for = leader ? experiments_ - tl.since : 0;
-        shown_significant = significant;
-      }
+      te.settled = te.flat || stable;
+    }
+  }
+
+  // Pass 3, per point: the status and R6.
+  bool all_flat = true, all_settled = true, any_point = false;
+  int primary_blocks = -1;
+  for (size_t i = 0; i < evals.size(); ++i) {
+    PointEval& pe = evals[i];
+    any_point = true;
+    bool point_flat = true;
+    bool shown_significant = false;
+    // The status shows the finest tier with a significant leader, else
+    // the coarsest tier with any (tiers go from fine to coarse).
+    for (const auto& [t, te] : tier_evals[i]) {
+      point_flat = point_flat && te.flat;
+      bool has_leader = !te.leader.empty();
+      bool show = pe.ps->blocks > primary_blocks ||
+                  (pe.ps->blocks == primary_blocks && has_leader &&
+                   !shown_significant && (te.significant || t > 0));
+      if (!show) continue;
+      primary_blocks = pe.ps->blocks;
+      s.point = pe.key->first;
+      s.point_latency = pe.key->second;
+      s.leader = te.leader;
+      s.leader_estimate = has_leader ? pe.est[te.leader] : SlopeEstimate{};
+      s.leader_q = has_leader ? pe.q_of[te.leader] : 1;
+      s.stable_for =
+          has_leader ? experiments_ - pe.ps->leaders[t].since : 0;
+      shown_significant = te.significant;
     }
     // R8: the lines of a settled function tier that share its effect, none
     // standing out after spread_blocks blocks each, do not hold the answer
     // back (it stays at function granularity).
+    const std::map<int, TierEval>& tiers = tier_evals[i];
     bool point_settled = true;
-    for (const auto& [t, settled] : tier_settled) {
-      bool spread_below = t == 0 && tier_settled.size() > 1 && tier_spread[0] &&
-                          tier_settled.rbegin()->second;
-      point_settled = point_settled && (settled || spread_below);
+    for (const auto& [t, te] : tiers) {
+      bool spread_below = t == 0 && tiers.size() > 1 && te.spread &&
+                          tiers.rbegin()->second.settled;
+      point_settled = point_settled && (te.settled || spread_below);
     }
     all_flat = all_flat && point_flat;
     all_settled = all_settled && (point_flat || point_settled);  // R6

@@ -14,6 +14,11 @@
 //     explain (the plausibility bound of delay_bound.h, the report's rule:
 //     such an estimate comes from noise or drift, and it is never
 //     significant, so never the leader); an unjudged region is in play;
+//     besides, a region recorded with parents (coarse to fine: a line and
+//     its functions) leaves play when none of its parents is significant
+//     and in play, unless it is significant itself: a function's impact
+//     holds its lines', and P6 gives such a line no more blocks, so in play
+//     it would hold the answer back for good;
 //  R4 the point is stable when its leader is significant, has been the
 //     leader for stable_experiments experiments, and every other region in
 //     play is resolved against it: both intervals narrower than
@@ -113,6 +118,8 @@ class ConvergenceTracker {
   std::map<std::string, bool> region_in_play_;
   std::map<std::string, bool> region_significant_;
   std::map<std::string, bool> region_implausible_;
+  // R3's parents: the latest an observation of the region carried.
+  std::map<std::string, std::vector<std::string>> region_parents_;
   int experiments_ = 0;
   ConvergenceStatus status_;
 };

@@ -93,8 +93,8 @@ std::optional<Plan> ExperimentPlanner::next(
   // P1: random order inside the block, so that what one half leaves behind
   // (a delay still being paid, a queue) favours neither side.
   bool zero_first = (rng_() & 1) != 0;
-  Plan first{pick->region, zero_first ? 0 : s, length_ns_};
-  pending_ = Plan{pick->region, zero_first ? s : 0, length_ns_};
+  Plan first{pick->region, zero_first ? 0 : s, length_ns_, pick->parents};
+  pending_ = Plan{pick->region, zero_first ? s : 0, length_ns_, pick->parents};
   if (s == 0) pending_.reset();  // --fixed-speedup 0: no block to pair
   return first;
 }

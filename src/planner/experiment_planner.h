@@ -74,6 +74,10 @@ struct Plan {
   std::string region;
   int speedup_pct = 0;
   uint64_t length_ns = 0;
+  // The candidate's parents: the caller records them with the experiment
+  // (Observation::parents, and the profile), so that R3's parent rule is
+  // computed alike wherever the experiments are replayed.
+  std::vector<std::string> parents;
 };
 
 class ExperimentPlanner {

@@ -37,7 +37,10 @@ struct PointCount {
 // One finished experiment, as the planner and the estimators see it.
 struct Observation {
   std::string region;  // e.g. "line:src/a.cc:12" or "function:f"
-  int stream = 0;      // process id: blocks never span processes
+  // Coarse to fine: the regions that hold this one (a line's functions, as
+  // the plan's candidate had them); empty for a top-tier region.
+  std::vector<std::string> parents;
+  int stream = 0;  // process id: blocks never span processes
   int speedup_pct = 0;
   double virtual_s = 0;  // duration minus inserted delay
   std::vector<PointCount> points;

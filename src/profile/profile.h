@@ -15,7 +15,7 @@ namespace andweorc::profile {
 
 // JSON schema version: readers reject another major version.
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 6;
+inline constexpr int kSchemaMinor = 7;
 
 // One source-level frame. An address inside inlined code expands into several
 // Frames (innermost first), the outer ones with inlined == false only for the
@@ -120,6 +120,13 @@ struct Experiment {
   // window x period, since 1.5); < 0 when unknown (older profiles, Coz
   // imports). The plausibility bound's CPU share (plausibility.h).
   double cpu_s = -1;
+  // Coarse to fine, a line's experiment: the functions that hold the line
+  // (since 1.7; the stopping rule's R3 takes a line out of play with them).
+  struct Parent {
+    std::string function, file;
+    bool operator==(const Parent&) const = default;
+  };
+  std::vector<Parent> parents;
   std::vector<PointDelta> points;
   double virtual_duration_s() const { return duration_s - delay_s; }
   bool operator==(const Experiment&) const = default;

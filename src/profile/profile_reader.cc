@@ -238,6 +238,17 @@ void read_experiments(const Json& doc, std::vector<Experiment>* experiments) {
     e.pid = get_int(o, "pid", w, 0, std::numeric_limits<int>::max());
     // Optional since 1.5: absent means unknown.
     if (o.contains("cpu_s")) e.cpu_s = get_seconds(o, "cpu_s", w);
+    // Optional since 1.7: absent means none.
+    if (o.contains("parents")) {
+      const Json& ps = get_array(o, "parents", w);
+      std::string ww = join(w, "parents");
+      for (size_t k = 0; k < ps.size(); ++k) {
+        std::string pw = at(ww, k);
+        const Json& po = as_object(ps[k], pw);
+        e.parents.push_back(
+            {get_string(po, "function", pw), get_string(po, "file", pw)});
+      }
+    }
     const Json& pa = get_array(o, "points", w);
     std::string pw = join(w, "points");
     e.points.reserve(pa.size());

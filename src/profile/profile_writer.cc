@@ -131,6 +131,12 @@ nlohmann::ordered_json to_json(const Profile& p) {
                      {"pid", e.pid},
                      {"points", std::move(deltas)}};
     if (e.cpu_s >= 0) ej["cpu_s"] = seconds(e.cpu_s);
+    if (!e.parents.empty()) {
+      OJson parents = OJson::array();
+      for (const Experiment::Parent& p : e.parents)
+        parents.push_back(OJson{{"function", p.function}, {"file", p.file}});
+      ej["parents"] = std::move(parents);
+    }
     experiments.push_back(std::move(ej));
   }
   j["experiments"] = std::move(experiments);

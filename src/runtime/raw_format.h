@@ -100,7 +100,11 @@ struct PointEntry {
 
 // A finished causal experiment. Followed by file_len bytes of the selected
 // line's file and function_len bytes of its function (each padded to 8),
-// then npoints ExperimentPoint entries, each followed by its padded name.
+// then npoints ExperimentPoint entries, each followed by its padded name,
+// then (optional, coarse to fine) ExperimentParents and, per parent, an
+// ExperimentParent followed by its padded function and file: the functions
+// that hold the selected line, as the plan had them. Readers that do not
+// know the trailer stop after the points: no version bump.
 struct ExperimentHeader {
   uint64_t start_ns;
   uint64_t duration_ns;
@@ -121,6 +125,14 @@ struct ExperimentPoint {
   uint64_t departures;  // latency only
   int64_t in_flight_start;
   int64_t in_flight_end;
+};
+struct ExperimentParents {
+  uint32_t count;
+  uint32_t reserved;
+};
+struct ExperimentParent {
+  uint32_t function_len;
+  uint32_t file_len;
 };
 
 // From `time_ns` on, the trampoline whose code is [start, end) runs work of

@@ -82,5 +82,25 @@ TEST(ExperimentRecord, ACutRecordIsNotDecoded) {
     EXPECT_FALSE(ingest::decode_experiment(body, 0, cut, &e)) << cut;
 }
 
+TEST(ExperimentRecord, ParentsRoundTripAfterThePoints) {
+  ExperimentFacts f = facts();
+  f.by_function = false;
+  f.parents = {{"ns::outer()", "src/a.cc"}, {"g", "src/odd_length.cc"}};
+  std::string body = encode_experiment(f, {}, {{"rows", {3}}}, false);
+  ingest::RawExperiment e = decode(body);
+  ASSERT_EQ(e.points.size(), 1u);
+  EXPECT_EQ(e.points[0].delta, 3u);
+  ASSERT_EQ(e.parents.size(), 2u);
+  EXPECT_EQ(e.parents[0].function, "ns::outer()");
+  EXPECT_EQ(e.parents[0].file, "src/a.cc");
+  EXPECT_EQ(e.parents[1].function, "g");
+  EXPECT_EQ(e.parents[1].file, "src/odd_length.cc");
+  // Without parents the record ends after the points, as before 1.7.
+  EXPECT_TRUE(decode(encode_experiment(facts(), {}, {}, false)).parents.empty());
+  // A record cut inside a parent is torn, not a measurement.
+  ingest::RawExperiment torn;
+  EXPECT_FALSE(ingest::decode_experiment(body, 0, body.size() - 12, &torn));
+}
+
 }  // namespace
 }  // namespace andweorc::coordinator

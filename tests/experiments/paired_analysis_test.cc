@@ -120,5 +120,45 @@ TEST(ConvergenceSummary, StableAndRunningNameTheLeader) {
   EXPECT_TRUE(convergence_of({}).state.empty());
 }
 
+// A function's experiment block at `impact`, with tiny noise.
+void function_block(Profile* p, const std::string& function,
+                    const std::string& file, double impact, int b) {
+  double noise = (b % 3 - 1) * 1e-6;
+  for (int pct : {0, 40}) {
+    double period = (0.001 + (pct ? -noise : noise)) * (1 - impact * pct / 100.0);
+    Experiment e = throughput_exp(file, 1, pct, period * 1000, 1000);
+    e.granularity = "function";
+    e.function = function;
+    p->experiments.push_back(e);
+  }
+}
+
+// R3's parent rule computed from a profile: the line's experiments carry
+// their function (1.7), which left play; the line, judged and wide, then
+// does not keep the answer from being stable, as in the run that wrote it.
+TEST(ConvergenceSummary, ALineLeavesPlayWithTheFunctionItsExperimentsName) {
+  Profile p;
+  p.settings.enabled = true;
+  for (int b = 0; b < 4; ++b)
+    for (int pct : {0, 40}) {
+      double swing = pct == 0 ? 1 : (b % 2 ? 1.4 : 0.6);
+      Experiment e = throughput_exp("/src/a.cc", 10, pct, swing, 1000);
+      e.parents = {{"f", "/src/a.cc"}};
+      p.experiments.push_back(e);
+    }
+  for (int b = 0; b < 20; ++b) {
+    function_block(&p, "g", "/src/b.cc", 0.5, b);
+    function_block(&p, "f", "/src/a.cc", 0.01, b);
+  }
+  planner::ConvergenceOptions o;
+  o.stable_experiments = 10;
+  profile::Convergence c = convergence_of(p.experiments, o);
+  EXPECT_EQ(c.state, "stable");
+  EXPECT_EQ(c.leader, "g");
+  EXPECT_EQ(c.in_play, 1);  // g alone
+  for (Experiment& e : p.experiments) e.parents.clear();
+  EXPECT_EQ(convergence_of(p.experiments, o).state, "running");
+}
+
 }  // namespace
 }  // namespace andweorc::experiments

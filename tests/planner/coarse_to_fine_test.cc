@@ -178,11 +178,11 @@ TEST(CoarseToFine, AnEffectSpreadOverManyLinesSettlesOnTheFunction) {
 // A line that got a block while it was a candidate of its own (here: an
 // early table without functions, as a process tree's first table can be)
 // and then stopped being one (its function, cold, is never significant)
-// is finished, not left unjudged: an unjudged region is in play (R3), and
-// one that never gets its min_blocks holds the answer back for good (an
-// nginx run under a shell never settled in 60 s, its 3 such lines "in
-// play" with 1 block each).
-TEST(CoarseToFine, ALineStartedEarlyIsFinishedAndTheAnswerSettles) {
+// must not hold the answer back: an unjudged region is in play (R3), and
+// an nginx run under a shell never settled in 60 s, its 3 such lines "in
+// play" with 1 block each. Once its experiments carry its parents, it
+// leaves play with cold (R3's parent rule).
+TEST(CoarseToFine, ALineStartedEarlyLeavesPlayWithItsFunction) {
   ExperimentPlanner p({}, 19);
   FakeProgram prog = program(19);
   std::vector<Candidate> early;
@@ -198,9 +198,35 @@ TEST(CoarseToFine, ALineStartedEarlyIsFinishedAndTheAnswerSettles) {
   Trace t = run(&p, &prog, 3000, true);
   EXPECT_EQ(p.tracker().status().state, ConvergenceState::kStable)
       << t.regions.size() << " experiments";
-  EXPECT_GE(p.tracker().blocks(kCold1), p.tracker().options().min_blocks);
   EXPECT_FALSE(p.tracker().in_play(kCold1));
   EXPECT_FALSE(p.tracker().significant(kCold));
+}
+
+// P8 where no parent rule can help (regions without parents: line or
+// function granularity): a region that got a block while it was a
+// candidate, and then fell below P3's share as the table grew, is
+// finished, so that it is judged and the answer can settle.
+TEST(CoarseToFine, ARegionStartedEarlyIsFinishedAndTheAnswerSettles) {
+  const std::string kRare = "line\tr.cc\t5";
+  FakeProgram prog({{kHotA, 0.5, 5000}, {kRare, 0.0, 10}}, 2000, 0.02, 23);
+  ExperimentPlanner p({}, 23);
+  std::vector<Candidate> early;
+  for (const Candidate& k : prog.candidates())
+    if (k.region == kRare) early.push_back(k);
+  for (int n = 0; n < 2; ++n) {
+    std::optional<Plan> plan = p.next(early);
+    ASSERT_TRUE(plan);
+    p.record(prog.run(*plan));
+  }
+  ASSERT_EQ(p.tracker().blocks(kRare), 1);
+  for (int n = 0; n < 3000; ++n) {
+    if (p.tracker().status().state != ConvergenceState::kRunning) break;
+    std::optional<Plan> plan = p.next(prog.candidates());
+    ASSERT_TRUE(plan);
+    p.record(prog.run(*plan));
+  }
+  EXPECT_EQ(p.tracker().status().state, ConvergenceState::kStable);
+  EXPECT_GE(p.tracker().blocks(kRare), p.tracker().options().min_blocks);
 }
 
 TEST(CoarseToFine, WithoutParentsEveryRegionIsTopTier) {

@@ -265,5 +265,95 @@ TEST(ConvergenceTracker, EveryPointMustSettle) {
   EXPECT_EQ(t.status().leader, "a");
 }
 
+// R3's parent rule, coarse to fine: function g matters (0.5), function f
+// does not (0.01, judged below the useful impact); f's line had blocks
+// (from an early table, or while f looked significant) that measured
+// nothing precise: its interval is wide around 0.2.
+const std::string kG = "function\tg\tb.cc";
+const std::string kF = "function\tf\ta.cc";
+const std::string kLine = "line\ta.cc\t10";
+
+void feed_functions(ConvergenceTracker* t, int i) {
+  double noise = (i % 3 - 1) * 0.00001;
+  t->add(obs(kG, 0, 0.5, 0.001 + noise));
+  t->add(obs(kG, 40, 0.5, 0.001 - noise));
+  t->add(obs(kF, 0, 0.01, 0.001 + noise));
+  t->add(obs(kF, 40, 0.01, 0.001 - noise));
+}
+
+// A block of the line whose program speed-up swings by +-40% around
+// impact x 40%.
+void feed_noisy_line(ConvergenceTracker* t, int i, double impact,
+                     const std::vector<std::string>& parents) {
+  Observation base = obs(kLine, 0, impact);
+  Observation fast = obs(kLine, 40, impact);
+  fast.virtual_s *= i % 2 ? 1.4 : 0.6;
+  base.parents = fast.parents = parents;
+  t->add(base);
+  t->add(fast);
+}
+
+TEST(ConvergenceTracker, ALineLeavesPlayWithItsFunctions) {
+  ConvergenceOptions o;
+  o.stable_experiments = 10;
+  ConvergenceTracker with(o), without(o);
+  for (int i = 0; i < 4; ++i) {
+    feed_noisy_line(&with, i, 0.2, {kF});
+    feed_noisy_line(&without, i, 0.2, {});
+  }
+  for (int i = 0; i < 20; ++i) {
+    feed_functions(&with, i);
+    feed_functions(&without, i);
+  }
+  ASSERT_TRUE(with.significant(kG));
+  ASSERT_FALSE(with.in_play(kF));
+  // Judged, wide, and no more blocks coming (P6): only the parent rule
+  // takes it out of play and lets the answer settle.
+  EXPECT_FALSE(with.in_play(kLine));
+  EXPECT_EQ(with.status().state, ConvergenceState::kStable);
+  EXPECT_EQ(with.status().leader, kG);
+  EXPECT_TRUE(without.in_play(kLine));
+  EXPECT_EQ(without.status().state, ConvergenceState::kRunning);
+}
+
+TEST(ConvergenceTracker, ALineStaysInPlayWhileAParentIsSignificantAndInPlay) {
+  ConvergenceTracker t;
+  for (int i = 0; i < 4; ++i) feed_noisy_line(&t, i, 0.2, {kF, kG});
+  for (int i = 0; i < 20; ++i) feed_functions(&t, i);
+  EXPECT_TRUE(t.in_play(kLine));  // through g
+  EXPECT_EQ(t.status().state, ConvergenceState::kRunning);
+}
+
+TEST(ConvergenceTracker, ASignificantLineStaysInPlayWithoutItsFunctions) {
+  ConvergenceTracker t;
+  for (int i = 0; i < 6; ++i) {
+    double noise = (i % 3 - 1) * 0.00001;
+    Observation base = obs(kLine, 0, 0.3, 0.001 + noise);
+    Observation fast = obs(kLine, 40, 0.3, 0.001 - noise);
+    base.parents = fast.parents = {kF};
+    t.add(base);
+    t.add(fast);
+  }
+  for (int i = 0; i < 20; ++i) feed_functions(&t, i);
+  ASSERT_FALSE(t.in_play(kF));
+  EXPECT_TRUE(t.significant(kLine));
+  EXPECT_TRUE(t.in_play(kLine));
+}
+
+// A function flat, its line noisy: the point is flat (the line is below
+// its function), not held back by the line.
+TEST(ConvergenceTracker, ALineBelowAFlatFunctionLeavesTheProfileFlat) {
+  ConvergenceTracker t;
+  for (int i = 0; i < 4; ++i) feed_noisy_line(&t, i, 0.0, {kF});
+  for (int i = 0; i < 6; ++i) {
+    double noise = (i % 3 - 1) * 0.000001;
+    t.add(obs(kF, 0, 0.01, 0.001 + noise));
+    t.add(obs(kF, 40, 0.01, 0.001 - noise));
+  }
+  ASSERT_FALSE(t.in_play(kF));
+  EXPECT_FALSE(t.in_play(kLine));
+  EXPECT_EQ(t.status().state, ConvergenceState::kFlat);
+}
+
 }  // namespace
 }  // namespace andweorc::planner

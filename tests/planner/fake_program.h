@@ -59,6 +59,7 @@ class FakeProgram {
     double period = slow * (1 - impact * s) * (1 + n(rng_)) / rate_;
     Observation o;
     o.region = plan.region;
+    o.parents = plan.parents;
     o.stream = 1;
     o.speedup_pct = plan.speedup_pct;
     o.virtual_s = len;

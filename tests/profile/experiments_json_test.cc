@@ -51,7 +51,7 @@ TEST(ExperimentsJson, RoundTrip) {
 
 TEST(ExperimentsJson, Layout) {
   json j = experiments_doc();
-  EXPECT_EQ(j["version"], "1.6");
+  EXPECT_EQ(j["version"], "1.7");
   EXPECT_EQ(j["settings"]["enabled"], true);
   EXPECT_EQ(j["settings"]["fixed_speedup"], -1);
   EXPECT_EQ(j["settings"]["granularity"], "function");
@@ -91,6 +91,24 @@ TEST(ExperimentsJson, CpuTimeIsOptional) {
   EXPECT_DOUBLE_EQ(r.profile->experiments[1].cpu_s, -1);
   j["experiments"][0]["cpu_s"] = -2;
   EXPECT_NE(error_of(j), "");  // a negative time is bad input
+}
+
+// parents (since 1.7) are written when there are any; absent means none.
+TEST(ExperimentsJson, ParentsAreOptional) {
+  Profile p = with_experiments();
+  p.experiments[0].granularity = "line";
+  p.experiments[0].parents = {{"outer", "/src/o.c"}, {"work", "/src/a.c"}};
+  json j = json::parse(dump_profile(p));
+  EXPECT_EQ(j["experiments"][0]["parents"][1]["function"], "work");
+  EXPECT_EQ(j["experiments"][0]["parents"][0]["file"], "/src/o.c");
+  EXPECT_FALSE(j["experiments"][1].contains("parents"));
+  ReadResult r = parse_profile(j.dump());
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(*r.profile, p);
+  j["experiments"][0]["parents"][1].erase("file");
+  EXPECT_NE(error_of(j), "");  // present, every field is required
+  j["experiments"][0]["parents"] = "outer";
+  EXPECT_NE(error_of(j), "");
 }
 
 TEST(ExperimentsJson, NegativeInFlightRoundTrips) {

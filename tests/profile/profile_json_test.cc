@@ -113,7 +113,7 @@ TEST(ProfileJson, RoundTripsCompactAndDefault) {
 TEST(ProfileJson, WritesDocumentedLayout) {
   json j = json::parse(text_of(full_profile()));
   EXPECT_EQ(j["format"], "andweorc-profile");
-  EXPECT_EQ(j["version"], "1.6");
+  EXPECT_EQ(j["version"], "1.7");
   EXPECT_EQ(j["convergence"]["state"], "flat");
   EXPECT_EQ(j["convergence"]["experiments"], 212);
   EXPECT_EQ(j["run"]["command"][2], "80 81");
