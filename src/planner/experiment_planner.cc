@@ -64,13 +64,11 @@ std::optional<Plan> ExperimentPlanner::next(
     if (std::any_of(k->parents.begin(), k->parents.end(),
                     [&](const std::string& p) { return open.count(p) > 0; }))
       c.push_back(k);
-  // P8: a region started and not judged yet, still in play, is finished
-  // (it has the fewest blocks, so P4 picks it next), whether or not it is a
-  // candidate by P3/P6 now.
-  const int min_blocks = tracker_.options().min_blocks;
+  // P8: a region started and still in play is finished (out of play or
+  // resolved against the leader), whether or not it is a candidate by P3/P6
+  // now: nothing else can take it out of play.
   for (const Candidate& k : candidates) {
-    int b = tracker_.blocks(k.region);
-    if (b > 0 && b < min_blocks && k.samples > 0 &&
+    if (tracker_.blocks(k.region) > 0 && k.samples > 0 &&
         tracker_.in_play(k.region) &&
         std::find(c.begin(), c.end(), &k) == c.end())
       c.push_back(&k);

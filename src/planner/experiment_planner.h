@@ -30,13 +30,15 @@
 //     are not significant (yet) or out of play get no blocks. Candidates
 //     without parents (line or function granularity) are planned exactly
 //     as before;
-//  P8 a candidate that has blocks but fewer than min_blocks (convergence.h
-//     R1) and is in play is a candidate whatever P3 and P6 say, so P4
-//     finishes it next: an unjudged region stays in play (R3) and would
-//     keep the answer from settling for good. Such regions come from a
-//     table that changed under the run (a process tree's table grows as
-//     programs start; the first may have had lines without functions) or
-//     from a parent that left play after its line's first block.
+//  P8 a candidate that has blocks and is in play (convergence.h R3) is a
+//     candidate whatever P3 and P6 say, so P4 finishes it: a region in play
+//     keeps the answer from settling, and only more blocks take it out.
+//     Such regions come from a table that changed under the run (a process
+//     tree's table grows as programs start; the first may have had lines
+//     without functions) or from a share of the samples that fell below
+//     P3's as the run went on (nginx's ngx_unix_recv: 3 blocks, judged, an
+//     interval neither below 0.05 nor below the leader, and no more blocks
+//     for 800 experiments).
 #ifndef ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
 #define ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
 
