@@ -204,7 +204,7 @@ void ConvergenceTracker::update() {
       te.leader = leader_name;
       te.significant = lead != nullptr && pe.sig[leader_name];
       bool resolved = true;
-      te.spread = !te.significant;
+      te.spread = true;
       for (const std::string* region : regions) {
         const SlopeEstimate& e = pe.est[*region];
         bool j = judged(e);
@@ -238,12 +238,25 @@ void ConvergenceTracker::update() {
   for (size_t i = 0; i < evals.size(); ++i) {
     PointEval& pe = evals[i];
     any_point = true;
-    bool point_flat = true;
+    const std::map<int, TierEval>& tiers = tier_evals[i];
+    // R8: the lines of a settled function tier, every one in play measured
+    // spread_blocks times without the tier settling on its own, do not hold
+    // the answer back: it is the function.
+    bool spread_below = false;
+    bool point_flat = true, point_settled = true;
+    for (const auto& [t, te] : tiers) {
+      bool spread = t == 0 && tiers.size() > 1 && !te.settled && te.spread &&
+                    tiers.rbegin()->second.settled;
+      spread_below = spread_below || spread;
+      point_flat = point_flat && te.flat;
+      point_settled = point_settled && (te.settled || spread);
+    }
     bool shown_significant = false;
     // The status shows the finest tier with a significant leader, else
-    // the coarsest tier with any (tiers go from fine to coarse).
-    for (const auto& [t, te] : tier_evals[i]) {
-      point_flat = point_flat && te.flat;
+    // the coarsest tier with any (tiers go from fine to coarse); a line
+    // tier R8 passed over is not the answer.
+    for (const auto& [t, te] : tiers) {
+      if (t == 0 && spread_below) continue;
       bool has_leader = !te.leader.empty();
       bool show = pe.ps->blocks > primary_blocks ||
                   (pe.ps->blocks == primary_blocks && has_leader &&
@@ -255,19 +268,8 @@ void ConvergenceTracker::update() {
       s.leader = te.leader;
       s.leader_estimate = has_leader ? pe.est[te.leader] : SlopeEstimate{};
       s.leader_q = has_leader ? pe.q_of[te.leader] : 1;
-      s.stable_for =
-          has_leader ? experiments_ - pe.ps->leaders[t].since : 0;
+      s.stable_for = has_leader ? experiments_ - pe.ps->leaders[t].since : 0;
       shown_significant = te.significant;
-    }
-    // R8: the lines of a settled function tier that share its effect, none
-    // standing out after spread_blocks blocks each, do not hold the answer
-    // back (it stays at function granularity).
-    const std::map<int, TierEval>& tiers = tier_evals[i];
-    bool point_settled = true;
-    for (const auto& [t, te] : tiers) {
-      bool spread_below = t == 0 && tiers.size() > 1 && te.spread &&
-                          tiers.rbegin()->second.settled;
-      point_settled = point_settled && (te.settled || spread_below);
     }
     all_flat = all_flat && point_flat;
     all_settled = all_settled && (point_flat || point_settled);  // R6

@@ -34,11 +34,13 @@
 //     tier is. The status shows the finest tier whose leader is
 //     significant, else the coarsest tier's leader.
 //  R8 (coarse to fine) the line tier does not hold a settled function tier
-//     back when no line is significant and every line in play has
-//     spread_blocks blocks: the function's effect is spread over its lines
+//     back when every line in play has spread_blocks blocks and the tier
+//     has not settled: the function's effect is spread over its lines
 //     (zstd's ZSTD_compressBlock_doubleFast, significant at 0.55: its ~15
-//     lines had 0.13 and less, none significant after 19 blocks each, and
-//     the run never settled in 60 s). The answer is then the function.
+//     lines had 0.13 and less with intervals of +-0.2 after 33 blocks
+//     each, one of them now and then significant, and the run never
+//     settled in 60 s). The answer, and the status's leader, is then the
+//     function.
 // A region is in play when it is in play for some point. Pure and
 // deterministic: the preloaded planner and `andweorc run` compute the same
 // state from the same experiments.

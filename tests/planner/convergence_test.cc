@@ -355,5 +355,36 @@ TEST(ConvergenceTracker, ALineBelowAFlatFunctionLeavesTheProfileFlat) {
   EXPECT_EQ(t.status().state, ConvergenceState::kFlat);
 }
 
+// R8: g is settled (0.5, narrow); its two lines share the effect (0.25 and
+// 0.2, +-0.08 after 8 blocks each): the first is significant, but neither
+// is below the other nor tied to the precision that matters. The line tier
+// does not hold the answer back, and the answer shown is the function.
+TEST(ConvergenceTracker, LinesThatShareTheirFunctionsEffectDoNotHoldItBack) {
+  ConvergenceOptions o;
+  o.stable_experiments = 10;
+  ConvergenceTracker t(o);
+  const std::string kLine2 = "line\tb.cc\t11";
+  const std::string kLine1 = "line\tb.cc\t10";
+  for (int i = 0; i < 20; ++i) {
+    double noise = (i % 3 - 1) * 0.000001;
+    t.add(obs(kG, 0, 0.5, 0.001 + noise));
+    t.add(obs(kG, 40, 0.5, 0.001 - noise));
+  }
+  for (int i = 0; i < 8; ++i)
+    for (const auto& [line, impact] :
+         {std::pair{kLine1, 0.25}, std::pair{kLine2, 0.2}}) {
+      Observation base = obs(line, 0, impact);
+      Observation fast = obs(line, 40, impact);
+      fast.virtual_s *= i % 2 ? 1.04 : 0.96;
+      base.parents = fast.parents = {kG};
+      t.add(base);
+      t.add(fast);
+    }
+  ASSERT_TRUE(t.significant(kLine1));
+  ASSERT_TRUE(t.in_play(kLine2));  // not below kLine1: unresolved
+  EXPECT_EQ(t.status().state, ConvergenceState::kStable);
+  EXPECT_EQ(t.status().leader, kG);
+}
+
 }  // namespace
 }  // namespace andweorc::planner
