@@ -23,6 +23,7 @@
 #include "cli/cpu_wait_monitor.h"
 #include "cli/detached_session.h"
 #include "cli/exit_codes.h"
+#include "cli/finish_guard.h"
 #include "cli/live_options.h"
 #include "cli/probe_options.h"
 #include "cli/progress_display.h"
@@ -179,6 +180,10 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   // whether its threads waited for one (cpu_wait_monitor.h).
   std::optional<CpuWaitMonitor> cpu_wait;
   if (!o.no_experiments && !o.end_to_end) cpu_wait.emplace();
+  // Once the program has ended (run_child forwards signals to it until
+  // then, and restores the guard's handlers when it returns), a stop signal
+  // lets the profile be written first.
+  FinishGuard finishing;
   ChildResult child = run_child(command, env, o.follow_forks, on_started);
   if (cpu_wait) cpu_wait->stop();
   std::string stopped;

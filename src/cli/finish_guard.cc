@@ -1,0 +1,46 @@
+// finish_guard.cc: see finish_guard.h.
+#include "cli/finish_guard.h"
+
+#include <unistd.h>
+
+namespace andweorc::cli {
+namespace {
+
+constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+volatile sig_atomic_t g_received = 0;
+
+// Async-signal-safe: a flag, write(2), and for the second signal the
+// default action (reset, then raise: it is not blocked while its handler
+// runs under SA_NODEFER).
+void on_signal(int sig) {
+  if (g_received == 0) {
+    g_received = sig;
+    static const char kMsg[] =
+        "andweorc: the program has ended; writing its profile (signal "
+        "again to abandon it)\n";
+    ssize_t n = write(STDERR_FILENO, kMsg, sizeof kMsg - 1);
+    (void)n;
+    return;
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+}  // namespace
+
+FinishGuard::FinishGuard() {
+  g_received = 0;
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESTART | SA_NODEFER;
+  sigemptyset(&sa.sa_mask);
+  for (int i = 0; i < 4; ++i) sigaction(kSignals[i], &sa, &old_[i]);
+}
+
+FinishGuard::~FinishGuard() {
+  for (int i = 0; i < 4; ++i) sigaction(kSignals[i], &old_[i], nullptr);
+}
+
+int FinishGuard::received() { return g_received; }
+
+}  // namespace andweorc::cli
