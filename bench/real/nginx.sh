@@ -12,7 +12,8 @@
 #                                                  the same with http_load
 #                                                  inside the profiled tree
 #
-# The master forks WORKERS (default 2) workers; CONNS (default 8) keep-alive
+# The master forks WORKERS (default 2; 1 for profile-tree, below) workers;
+# CONNS (default 8) keep-alive
 # connections ask for the 615-byte index page. Prints http_load's line
 # (requests=, seconds=, throughput=). Needs `andweorc` (ANDWEORC, default
 # build/bin/andweorc) for `profile`.
@@ -25,6 +26,14 @@ dir="$REAL_DIR/build/nginx"
 load="$REAL_DIR/build/http_load"
 ANDWEORC=${ANDWEORC:-$repo/build/bin/andweorc}
 PORT=${PORT:-18080}
+# profile-tree runs http_load beside nginx on the machine's cores: with 2
+# workers on 2 cores the 8 connections split between the workers as the
+# kernel hands them out, differently in every run (all on one worker: its
+# ngx_writev 0.41 [0.37, 0.46]; 40k/26k samples between the two: 0.15
+# [0.01, 0.28], not significant; 2026-11-27), so two runs profile two
+# different programs. One worker keeps the tree's shape (master, worker,
+# load generator) and the run-to-run comparison meaningful.
+if [ "${1:-}" = profile-tree ]; then WORKERS=${WORKERS:-1}; fi
 WORKERS=${WORKERS:-2}
 CONNS=${CONNS:-8}
 
