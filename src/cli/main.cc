@@ -11,7 +11,16 @@
 #endif
 
 int main(int argc, char** argv) {
-  using namespace andweorc::cli;
+  using andweorc::cli::add_attach_command;
+  using andweorc::cli::add_diff_command;
+  using andweorc::cli::add_merge_command;
+  using andweorc::cli::add_report_command;
+  using andweorc::cli::add_run_command;
+  using andweorc::cli::add_status_command;
+  using andweorc::cli::add_stop_command;
+  using andweorc::cli::CommandRunner;
+  using andweorc::cli::kDiffSeparator;
+  using andweorc::cli::kExitUsage;
   // Everything after `--` (or Coz's `---`) is the command to profile; CLI11
   // never sees it, so the command's own options cannot be mistaken for ours.
   std::vector<std::string> command;

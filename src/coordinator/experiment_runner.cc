@@ -414,9 +414,9 @@ int ExperimentRunner::run_planned(planner::ExperimentPlanner* planner,
       if (!sleep_unless_stopped(20000000, stop)) break;
       continue;
     }
-    Running r = begin(region_ids_[plan->region],
-                      planner::is_function_region_key(plan->region),
-                      plan->speedup_pct);
+    Running r =
+        begin(region_ids_[plan->region],
+              planner::is_function_region_key(plan->region), plan->speedup_pct);
     r.parents = plan->parents;
     bool completed = sleep_unless_stopped(plan->length_ns, stop, true);
     // Cut short by exit or by a control command (a pause, a new pin): not

@@ -105,7 +105,8 @@ void ConvergenceTracker::update() {
   std::vector<PointEval> evals;
   for (auto& [key, ps] : points_) {
     if (ps.blocks == 0) continue;
-    PointEval& pe = evals.emplace_back(PointEval{&key, &ps, {}, {}, {}, {}, {}});
+    PointEval& pe =
+        evals.emplace_back(PointEval{&key, &ps, {}, {}, {}, {}, {}});
     for (const auto& [region, acc] : ps.regions)
       pe.est[region] = acc.estimate(opt.level);
     // R3's plausibility: the interval lies wholly above the bound.
@@ -209,8 +210,8 @@ void ConvergenceTracker::update() {
         const SlopeEstimate& e = pe.est[*region];
         bool j = judged(e);
         bool below_useful = j && e.high < opt.useful_impact;
-        bool below_leader = j && te.significant && *region != leader_name &&
-                            e.high < lead->low;
+        bool below_leader =
+            j && te.significant && *region != leader_name && e.high < lead->low;
         bool orphan = orphans.count(*region) > 0;
         bool playing = !orphan && (!j || !(below_useful || below_leader ||
                                            pe.implausible[*region]));  // R3

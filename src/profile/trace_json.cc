@@ -29,7 +29,7 @@ void write_traces(const Profile& p, nlohmann::ordered_json* j) {
 
 void read_traces(const nlohmann::json& doc, Profile* p) {
   // Inside the function: a unity build puts other files in this one.
-  using namespace checked_json;  // NOLINT(build/namespaces)
+  using namespace checked_json;  // NOLINT(google-build-using-namespace)
   if (!doc.contains("traces")) return;
   const Json& a = get_array(doc, "traces", "");
   for (size_t i = 0; i < a.size(); ++i) {

@@ -30,7 +30,8 @@ TEST(FinishGuardDeathTest, ASecondSignalEndsTheToolAsItsDefaultWould) {
 }
 
 TEST(FinishGuard, RestoresThePreviousDispositions) {
-  struct sigaction ign {}, before {}, after {};
+  struct sigaction ign {
+  }, before{}, after{};
   ign.sa_handler = SIG_IGN;
   sigemptyset(&ign.sa_mask);
   sigaction(SIGHUP, &ign, &before);

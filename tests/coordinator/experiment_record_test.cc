@@ -96,7 +96,8 @@ TEST(ExperimentRecord, ParentsRoundTripAfterThePoints) {
   EXPECT_EQ(e.parents[1].function, "g");
   EXPECT_EQ(e.parents[1].file, "src/odd_length.cc");
   // Without parents the record ends after the points, as before 1.7.
-  EXPECT_TRUE(decode(encode_experiment(facts(), {}, {}, false)).parents.empty());
+  EXPECT_TRUE(
+      decode(encode_experiment(facts(), {}, {}, false)).parents.empty());
   // A record cut inside a parent is torn, not a measurement.
   ingest::RawExperiment torn;
   EXPECT_FALSE(ingest::decode_experiment(body, 0, body.size() - 12, &torn));

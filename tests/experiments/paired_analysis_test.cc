@@ -125,7 +125,8 @@ void function_block(Profile* p, const std::string& function,
                     const std::string& file, double impact, int b) {
   double noise = (b % 3 - 1) * 1e-6;
   for (int pct : {0, 40}) {
-    double period = (0.001 + (pct ? -noise : noise)) * (1 - impact * pct / 100.0);
+    double period =
+        (0.001 + (pct ? -noise : noise)) * (1 - impact * pct / 100.0);
     Experiment e = throughput_exp(file, 1, pct, period * 1000, 1000);
     e.granularity = "function";
     e.function = function;
