@@ -97,6 +97,11 @@ class ConvergenceTracker {
   // Judged and above its plausibility bound (R3) for some point.
   bool implausible(const std::string& region) const;
   int blocks(const std::string& region) const;
+  // R7: the function tier is settled (stable or flat) for every point that
+  // has one; true when none has.
+  bool functions_settled() const;
+  // The line tier's leader is significant for some point.
+  bool line_leader_significant() const;
 
  private:
   using PointKey = std::pair<std::string, bool>;  // name, latency
@@ -122,6 +127,8 @@ class ConvergenceTracker {
   std::map<std::string, bool> region_implausible_;
   // R3's parents: the latest an observation of the region carried.
   std::map<std::string, std::vector<std::string>> region_parents_;
+  std::map<int, bool> tier_settled_;      // by tier, over the points (R7)
+  std::map<int, bool> tier_significant_;  // a tier's leader is, somewhere
   int experiments_ = 0;
   ConvergenceStatus status_;
 };

@@ -39,6 +39,14 @@
 //     P3's as the run went on (nginx's ngx_unix_recv: 3 blocks, judged, an
 //     interval neither below 0.05 nor below the leader, and no more blocks
 //     for 800 experiments).
+//  P9 (coarse to fine) while the function tier is not settled
+//     (convergence.h R7) and no line leads significantly, a line that has
+//     R8's spread_blocks blocks waits (unless nothing else is in play): R8
+//     lets such lines pass once the functions settle, so the functions'
+//     blocks decide when the run settles (zstd: 8 lines in play had 27
+//     blocks each, no line significant, and the functions, 28 each, were
+//     still unresolved after 60 s). A significant line leader keeps the
+//     lines going: a line answer is what users act on.
 #ifndef ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
 #define ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
 
