@@ -127,11 +127,20 @@ std::string ProgressDisplay::stopped_because() const {
   return stopped_because_;
 }
 
-void ProgressDisplay::request_stop(const std::string& why, double now_s) {
+std::optional<profile::Convergence> ProgressDisplay::convergence_at_stop()
+    const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return convergence_at_stop_;
+}
+
+void ProgressDisplay::request_stop(
+    const std::string& why, double now_s,
+    std::optional<profile::Convergence> convergence) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!stopped_because_.empty()) return;
     stopped_because_ = why;
+    convergence_at_stop_ = std::move(convergence);
   }
   stop_requested_s_ = now_s;
   if (o_.stop_program) o_.stop_program(SIGINT);
@@ -172,10 +181,10 @@ void ProgressDisplay::loop() {
         if (o_.warn && !w.empty())
           write_all(o_.fd, (drawn ? "\r\033[K" : "") + w + "\n");
       }
-      if (o_.until_stable && s.state != planner::ConvergenceState::kRunning)
-        request_stop(experiments::convergence_text(
-                         experiments::to_profile(s, tracker.options())),
-                     state.elapsed_s);
+      if (o_.until_stable && s.state != planner::ConvergenceState::kRunning) {
+        profile::Convergence c = experiments::to_profile(s, tracker.options());
+        request_stop(experiments::convergence_text(c), state.elapsed_s, c);
+      }
     }
     if (o_.max_time_s > 0 && state.elapsed_s >= o_.max_time_s)
       request_stop(fmt::format("--max-time {:g}s reached", o_.max_time_s),

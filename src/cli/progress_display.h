@@ -84,15 +84,23 @@ class ProgressDisplay {
   void stop();
   // Why the program was stopped ("" when it was not).
   std::string stopped_because() const;
+  // The convergence state that made --until-stable stop the program; the
+  // profile keeps it: experiments that end while the program stops (3 s
+  // and more when it ignores SIGINT) can bring in new regions, and the
+  // state over all of them may be "running" again (memcached: stable at
+  // 96 experiments, stopped, written as "not stable" at 110).
+  std::optional<profile::Convergence> convergence_at_stop() const;
 
  private:
   void loop();
-  void request_stop(const std::string& why, double now_s);
+  void request_stop(const std::string& why, double now_s,
+                    std::optional<profile::Convergence> convergence = {});
 
   MonitorOptions o_;
   StopWait stop_;
-  mutable std::mutex mu_;  // guards stopped_because_
+  mutable std::mutex mu_;  // guards stopped_because_, convergence_at_stop_
   std::string stopped_because_;
+  std::optional<profile::Convergence> convergence_at_stop_;
   double stop_requested_s_ = -1;
   bool escalated_ = false;
   std::thread thread_;

@@ -212,6 +212,11 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
   // (ingest streams them: a long run's do not fit in memory).
   profile::Profile prof = profile_of_run(
       o, *settings, {command, start_wall, seconds, child, data_dir}, processes);
+  // --until-stable: the state it stopped on, not one recomputed over the
+  // experiments that ended while the program stopped.
+  if (progress)
+    if (std::optional<profile::Convergence> c = progress->convergence_at_stop())
+      prof.convergence = *c;
   if (cpu_wait && !prof.experiments.empty()) {
     std::string w = cpu_wait_warning(cpu_wait->cpu_ns(), cpu_wait->wait_ns());
     if (!w.empty()) prof.warnings.push_back(w);
