@@ -114,6 +114,7 @@ void ConvergenceTracker::update() {
     std::map<int, std::vector<const std::string*>> tiers;  // R7
   };
   std::vector<PointEval> evals;
+  evals.reserve(points_.size());  // `tiers` points into each `est`
   for (auto& [key, ps] : points_) {
     if (ps.blocks == 0) continue;
     PointEval& pe =

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <set>
+#include <utility>
 
 #include "experiments/analysis.h"
 #include "profile/profile_json.h"
@@ -94,6 +96,30 @@ TEST_F(Experiments, SerialPhaseImpactMatchesItsShare) {
   EXPECT_GT(phase_a->slope, 0.3);
   EXPECT_LT(phase_a->slope, 1.0);
   EXPECT_TRUE(phase_a->significant) << phase_a->verdict_text;
+}
+
+// Coarse to fine: a line's experiments name the functions that hold it
+// (profile 1.7 `parents`), as the functions' own experiments name them, so
+// that the report's stopping rule takes the line out of play with them.
+TEST_F(Experiments, LineExperimentsOfAutoGranularityNameTheirFunctions) {
+  profile::Profile p = run({"--granularity", "auto", "--experiment-time",
+                            "50ms", "--max-time", "6s"},
+                           {"serial", "1000000"});
+  std::set<std::pair<std::string, std::string>> functions;
+  for (const auto& e : p.experiments)
+    if (e.granularity == "function") functions.insert({e.function, e.file});
+  int lines = 0;
+  for (const auto& e : p.experiments) {
+    if (e.granularity != "line") continue;
+    ++lines;
+    ASSERT_FALSE(e.parents.empty()) << e.file << ":" << e.line;
+    for (const auto& parent : e.parents)
+      EXPECT_TRUE(functions.count({parent.function, parent.file}))
+          << parent.function << " in " << parent.file;
+  }
+  // phase_a (75% of the work) is significant within seconds; its line
+  // follows.
+  EXPECT_GT(lines, 0) << p.experiments.size() << " experiments";
 }
 
 TEST_F(Experiments, LockBoundCriticalSectionOutranksParallelWork) {
