@@ -31,6 +31,11 @@ constexpr int kZeroSpeedupPercent = 30;
 // other processes of the tree stop inserting delays within this time.
 constexpr uint64_t kLeaseNs = 1000000000ull;
 
+// The scheduler tick the CPU-time timer's samples come at (HZ=250 here,
+// ../shared/platform-notes.md; a kernel with a faster tick only gets
+// longer experiments than it needs).
+constexpr uint64_t kTimerTickNs = 4000000;
+
 }  // namespace
 
 PointSnapshot snapshot_points(SplitPoints split) {
@@ -99,10 +104,10 @@ planner::PlannerOptions ExperimentRunner::planner_options(
   planner::PlannerOptions o;
   o.fixed_speedup = c.fixed_speedup;
   o.initial_length_ns = c.experiment_ns;
-  // Shorter than 50 sample periods, the delays still owed when an experiment
-  // ends (up to a period per thread) weigh more than a percent.
-  o.min_length_ns =
-      std::min(c.experiment_ns, std::max<uint64_t>(50 * c.period_ns, 20000000));
+  o.min_length_ns = planner::shortest_experiment_ns(
+      c.period_ns,
+      runtime::sampler_kind() == raw::kSamplerTimer ? kTimerTickNs : 0,
+      c.experiment_ns);
   o.max_length_ns = kMaxLengthNs;
   return o;
 }

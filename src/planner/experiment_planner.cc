@@ -14,6 +14,13 @@ constexpr double kRateSmoothing = 0.3;  // weight of the newest rate
 
 }  // namespace
 
+uint64_t shortest_experiment_ns(uint64_t period_ns, uint64_t tick_ns,
+                                uint64_t initial_length_ns) {
+  uint64_t interval = std::max(period_ns, tick_ns);
+  return std::min(initial_length_ns,
+                  std::max<uint64_t>(50 * interval, 20000000));
+}
+
 ExperimentPlanner::ExperimentPlanner(PlannerOptions options, uint64_t seed)
     : options_(std::move(options)),
       rng_(seed),

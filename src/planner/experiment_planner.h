@@ -90,6 +90,18 @@ struct Plan {
   std::vector<std::string> parents;
 };
 
+// P5's shortest experiment: 50 of a thread's sample intervals, at least
+// 20 ms, and not above `initial_length_ns` (--experiment-time, the user's
+// floor). Shorter, the delays still owed when an experiment ends (up to an
+// interval per thread) weigh more than a percent. The interval is the
+// period, or `tick_ns` when longer: the CPU-time timer fires once per
+// scheduler tick whatever period is asked, so its samples, and their
+// delays, come a tick apart (50 periods of 1 ms were 12 ticks of 4 ms, and
+// the known-answer spin's lines without effect measured +5.5 to +7.5% at
+// 40%; docs/causal-analysis.md, P5).
+uint64_t shortest_experiment_ns(uint64_t period_ns, uint64_t tick_ns,
+                                uint64_t initial_length_ns);
+
 class ExperimentPlanner {
  public:
   ExperimentPlanner(PlannerOptions options, uint64_t seed);

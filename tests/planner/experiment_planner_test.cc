@@ -190,5 +190,16 @@ TEST(ExperimentPlanner, SaturatingCurveStillRanksTheLeader) {
   EXPECT_EQ(p.tracker().status().leader, "line\ta.cc\t1");
 }
 
+TEST(ShortestExperiment, FiftySampleIntervalsWithTheTimersTick) {
+  // perf at 1 ms: 50 ms; the timer's samples come a 4 ms tick apart: 200.
+  EXPECT_EQ(shortest_experiment_ns(1000000, 0, 200000000), 50000000u);
+  EXPECT_EQ(shortest_experiment_ns(1000000, 4000000, 200000000), 200000000u);
+  // A period longer than the tick counts as it is.
+  EXPECT_EQ(shortest_experiment_ns(10000000, 4000000, 1000000000), 500000000u);
+  // Never below 20 ms; never above --experiment-time.
+  EXPECT_EQ(shortest_experiment_ns(100000, 0, 200000000), 20000000u);
+  EXPECT_EQ(shortest_experiment_ns(1000000, 4000000, 50000000), 50000000u);
+}
+
 }  // namespace
 }  // namespace andweorc::planner
