@@ -348,7 +348,8 @@ CommandRunner add_run_command(CLI::App& app,
       ->group(causal);
   cmd->add_option("--experiment-time", o->experiment_time,
                   "Initial length of an experiment; then set from the "
-                  "progress points' rates (enough visits per experiment)")
+                  "progress points' rates (enough visits per experiment), "
+                  "never below 50 sample intervals unless this is shorter")
       ->capture_default_str()
       ->group(causal);
   cmd->add_option("--seed", o->seed, "Random seed for choosing experiments")
