@@ -224,10 +224,25 @@ TEST_F(ProcessTree, APipelineOfTwoProgramsStartedByAShellIsOneProgram) {
   for (const char* marker : {"PRODUCE_LINE", "CONSUME_LINE"}) {
     std::string fixed =
         "pipe_stage.cc:" + std::to_string(line_of(source, marker));
-    std::vector<std::string> cmd = {
-        ANDWEORC_BIN, "run", "-q",           "-o",  dir_ + "/p.json",
-        "--seed",     "7",   "--fixed-line", fixed, "--fixed-speedup",
-        "50",         "--",  "sh",           "-c",  pipeline};
+    // A run of about a second: 50 ms experiments (the timer sampler's
+    // floor is 200 ms, P5), so that it holds several.
+    std::vector<std::string> cmd = {ANDWEORC_BIN,
+                                    "run",
+                                    "-q",
+                                    "-o",
+                                    dir_ + "/p.json",
+                                    "--seed",
+                                    "7",
+                                    "--fixed-line",
+                                    fixed,
+                                    "--fixed-speedup",
+                                    "50",
+                                    "--experiment-time",
+                                    "50ms",
+                                    "--",
+                                    "sh",
+                                    "-c",
+                                    pipeline};
     RunResult r = run_command(cmd);
     ASSERT_EQ(r.status, 0) << r.err;
     profile::ReadResult read = profile::read_profile(dir_ + "/p.json");
@@ -264,21 +279,12 @@ TEST_F(ProcessTree, AWorkerForkedBeforeTheTableArrivesIsSelectedToo) {
   std::string pipeline =
       programs + "/pipe_produce 6000 | " + programs + "/pipe_consume fork";
   const int line = line_of(source, "CONSUME_LINE");
-  std::vector<std::string> cmd = {ANDWEORC_BIN,
-                                  "run",
-                                  "-q",
-                                  "-o",
-                                  dir_ + "/p.json",
-                                  "--seed",
-                                  "7",
-                                  "--fixed-line",
-                                  "pipe_stage.cc:" + std::to_string(line),
-                                  "--fixed-speedup",
-                                  "50",
-                                  "--",
-                                  "sh",
-                                  "-c",
-                                  pipeline};
+  std::vector<std::string> cmd = {
+      ANDWEORC_BIN, "run", "-q", "-o", dir_ + "/p.json", "--seed", "7",
+      "--fixed-line", "pipe_stage.cc:" + std::to_string(line),
+      "--fixed-speedup", "50",
+      // A short run: see above.
+      "--experiment-time", "50ms", "--", "sh", "-c", pipeline};
   RunResult r = run_command(cmd);
   ASSERT_EQ(r.status, 0) << r.err;
   profile::ReadResult read = profile::read_profile(dir_ + "/p.json");
