@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <map>
 
 extern char** environ;
@@ -24,7 +25,6 @@ volatile sig_atomic_t g_child_pid = 0;
 // The last signal relayed to the child: the wait for its descendants hands
 // it on to them (a handler cannot walk /proc).
 volatile sig_atomic_t g_relayed_signal = 0;
-constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 void forward_signal(int sig, siginfo_t* info, void*) {
   // Keyboard signals come from the kernel to the whole foreground process
@@ -189,15 +189,17 @@ ChildResult run_child(const std::vector<std::string>& argv,
   sa.sa_sigaction = forward_signal;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  struct sigaction old[4];
-  for (int i = 0; i < 4; ++i) sigaction(kForwarded[i], &sa, &old[i]);
+  struct sigaction old[std::size(kStopSignals)];
+  for (size_t i = 0; i < std::size(kStopSignals); ++i)
+    sigaction(kStopSignals[i], &sa, &old[i]);
   // Descendants the program leaves behind (daemon(), double fork) become
   // ours rather than init's, so that we can wait for their raw data.
   if (wait_for_tree) prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 
   pid_t pid = fork();
   if (pid == 0) {
-    for (int i = 0; i < 4; ++i) sigaction(kForwarded[i], &old[i], nullptr);
+    for (size_t i = 0; i < std::size(kStopSignals); ++i)
+      sigaction(kStopSignals[i], &old[i], nullptr);
     close(pipefd[0]);
     execvpe(cargv[0], cargv.data(), cenv.data());
     int err = errno;
@@ -237,7 +239,8 @@ ChildResult run_child(const std::vector<std::string>& argv,
                    limit);
   }
   if (wait_for_tree) prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
-  for (int i = 0; i < 4; ++i) sigaction(kForwarded[i], &old[i], nullptr);
+  for (size_t i = 0; i < std::size(kStopSignals); ++i)
+    sigaction(kStopSignals[i], &old[i], nullptr);
 
   if (n == sizeof exec_errno) {
     result.error = "cannot run '" + argv[0] + "': " + std::strerror(exec_errno);

@@ -6,11 +6,17 @@
 #ifndef ANDWEORC_CLI_CHILD_PROCESS_H_
 #define ANDWEORC_CLI_CHILD_PROCESS_H_
 
+#include <signal.h>
+
 #include <functional>
 #include <string>
 #include <vector>
 
 namespace andweorc::cli {
+
+// The signals that ask `andweorc run` to stop: forwarded to the program
+// while it runs (run_child), and taken by FinishGuard once it has ended.
+inline constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 struct ChildResult {
   bool started = false;

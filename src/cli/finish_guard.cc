@@ -3,10 +3,11 @@
 
 #include <unistd.h>
 
+#include <iterator>
+
 namespace andweorc::cli {
 namespace {
 
-constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 volatile sig_atomic_t g_received = 0;
 
 // Async-signal-safe: a flag, write(2), and for the second signal the
@@ -34,11 +35,13 @@ FinishGuard::FinishGuard() {
   sa.sa_handler = on_signal;
   sa.sa_flags = SA_RESTART | SA_NODEFER;
   sigemptyset(&sa.sa_mask);
-  for (int i = 0; i < 4; ++i) sigaction(kSignals[i], &sa, &old_[i]);
+  for (size_t i = 0; i < std::size(kStopSignals); ++i)
+    sigaction(kStopSignals[i], &sa, &old_[i]);
 }
 
 FinishGuard::~FinishGuard() {
-  for (int i = 0; i < 4; ++i) sigaction(kSignals[i], &old_[i], nullptr);
+  for (size_t i = 0; i < std::size(kStopSignals); ++i)
+    sigaction(kStopSignals[i], &old_[i], nullptr);
 }
 
 int FinishGuard::received() { return g_received; }

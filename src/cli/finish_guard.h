@@ -6,12 +6,16 @@
 // to. A script that stops the tool right after its load driver fails (the
 // server stopped first, by --until-stable) sent SIGTERM there, and the
 // tool died with the profile unwritten. Within the guard the first
-// SIGINT/SIGTERM/SIGHUP/SIGQUIT is noted and the profile is finished; a
+// of kStopSignals (child_process.h) is noted and the profile is finished; a
 // second one of them ends the tool as the default action would.
 #ifndef ANDWEORC_CLI_FINISH_GUARD_H_
 #define ANDWEORC_CLI_FINISH_GUARD_H_
 
 #include <signal.h>
+
+#include <iterator>
+
+#include "cli/child_process.h"
 
 namespace andweorc::cli {
 
@@ -25,7 +29,7 @@ class FinishGuard {
   static int received();
 
  private:
-  struct sigaction old_[4];
+  struct sigaction old_[std::size(kStopSignals)];
 };
 
 }  // namespace andweorc::cli

@@ -76,7 +76,7 @@ std::string format_progress(const ProgressState& state, size_t width) {
 
 std::string leader_text(const planner::ConvergenceStatus& s) {
   if (s.leader.empty()) return "";
-  std::string where = experiments::region_label(s.leader);
+  std::string where = planner::region_label(s.leader);
   size_t colon = where.rfind(':');
   if (planner::is_line_region_key(s.leader) && colon != std::string::npos)
     where = std::filesystem::path(where.substr(0, colon)).filename().string() +

@@ -4,18 +4,9 @@
 #include <fmt/format.h>
 
 #include "experiments/observations.h"
+#include "planner/region_key.h"
 
 namespace andweorc::experiments {
-
-std::string region_label(const std::string& key) {
-  size_t a = key.find('\t');
-  size_t b = a == std::string::npos ? a : key.find('\t', a + 1);
-  if (b == std::string::npos) return key;
-  std::string kind = key.substr(0, a);
-  std::string first = key.substr(a + 1, b - a - 1);
-  std::string second = key.substr(b + 1);
-  return kind == "line" ? first + ":" + second : first;
-}
 
 profile::Convergence to_profile(const planner::ConvergenceStatus& s,
                                 const planner::ConvergenceOptions& options) {
@@ -25,7 +16,7 @@ profile::Convergence to_profile(const planner::ConvergenceStatus& s,
   c.regions = s.regions;
   c.in_play = s.in_play;
   c.point = s.point;
-  c.leader = region_label(s.leader);
+  c.leader = planner::region_label(s.leader);
   if (!s.leader.empty()) {
     c.impact = s.leader_estimate.slope;
     c.ci_low = s.leader_estimate.low;

@@ -13,9 +13,6 @@
 
 namespace andweorc::experiments {
 
-// "FILE:LINE" or the function, from a planner region key.
-std::string region_label(const std::string& key);
-
 profile::Convergence to_profile(const planner::ConvergenceStatus& s,
                                 const planner::ConvergenceOptions& options);
 

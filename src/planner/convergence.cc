@@ -74,15 +74,6 @@ bool ConvergenceTracker::implausible(const std::string& region) const {
   return it != region_implausible_.end() && it->second;
 }
 
-bool ConvergenceTracker::functions_settled() const {
-  auto it = tier_settled_.find(1);
-  return it == tier_settled_.end() || it->second;
-}
-
-bool ConvergenceTracker::line_leader_significant() const {
-  return tier_significant_.count(0) > 0;
-}
-
 int ConvergenceTracker::blocks(const std::string& region) const {
   auto it = region_blocks_.find(region);
   return it == region_blocks_.end() ? 0 : it->second;
@@ -96,8 +87,8 @@ void ConvergenceTracker::update() {
   region_in_play_.clear();
   region_significant_.clear();
   region_implausible_.clear();
-  tier_settled_.clear();
-  tier_significant_.clear();
+  functions_settled_ = true;
+  line_leader_significant_ = false;
   for (const auto& [region, n] : region_blocks_)
     region_in_play_[region] = false;
   auto judged = [&](const SlopeEstimate& e) {
@@ -287,9 +278,9 @@ void ConvergenceTracker::update() {
     all_flat = all_flat && point_flat;
     all_settled = all_settled && (point_flat || point_settled);  // R6
     for (const auto& [t, te] : tiers) {
-      auto it = tier_settled_.emplace(t, true).first;
-      it->second = it->second && (te.settled || point_flat);
-      if (te.significant) tier_significant_[t] = true;
+      if (t == 1)
+        functions_settled_ = functions_settled_ && (te.settled || point_flat);
+      if (t == 0 && te.significant) line_leader_significant_ = true;
     }
   }
   s.regions = int(region_blocks_.size());

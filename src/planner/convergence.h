@@ -99,9 +99,9 @@ class ConvergenceTracker {
   int blocks(const std::string& region) const;
   // R7: the function tier is settled (stable or flat) for every point that
   // has one; true when none has.
-  bool functions_settled() const;
+  bool functions_settled() const { return functions_settled_; }
   // The line tier's leader is significant for some point.
-  bool line_leader_significant() const;
+  bool line_leader_significant() const { return line_leader_significant_; }
 
  private:
   using PointKey = std::pair<std::string, bool>;  // name, latency
@@ -127,8 +127,8 @@ class ConvergenceTracker {
   std::map<std::string, bool> region_implausible_;
   // R3's parents: the latest an observation of the region carried.
   std::map<std::string, std::vector<std::string>> region_parents_;
-  std::map<int, bool> tier_settled_;      // by tier, over the points (R7)
-  std::map<int, bool> tier_significant_;  // a tier's leader is, somewhere
+  bool functions_settled_ = true;         // R7, over the points
+  bool line_leader_significant_ = false;  // for some point
   int experiments_ = 0;
   ConvergenceStatus status_;
 };
