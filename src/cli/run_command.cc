@@ -338,7 +338,8 @@ CommandRunner add_run_command(CLI::App& app,
   cmd->add_flag("--until-stable", o->until_stable,
                 "Stop the program (SIGINT, then SIGTERM) once the answer is "
                 "stable: the "
-                "leader has not changed for 20 experiments and every other "
+                "leader has not changed for 20 experiments (or 1 s of "
+                "them, at least 6) and every other "
                 "region is below it or tied with it; or flat: no region can "
                 "matter")
       ->group(causal);

@@ -37,6 +37,7 @@ const char* state_name(ConvergenceState s) {
 
 void ConvergenceTracker::add(const Observation& o) {
   size_t index = size_t(experiments_++);
+  if (o.virtual_s > 0) elapsed_s_ += o.virtual_s;
   if (!o.parents.empty()) region_parents_[o.region] = o.parents;
   std::optional<Block> block = pairer_.add(index, o);
   if (block) {
@@ -202,6 +203,7 @@ void ConvergenceTracker::update() {
       if (leader_name != tl.name) {
         tl.name = leader_name;
         tl.since = experiments_;
+        tl.since_s = elapsed_s_;
       }
       const SlopeEstimate* lead = leader ? &pe.est[*leader] : nullptr;
       TierEval& te = tier_evals[i][t];
@@ -230,8 +232,12 @@ void ConvergenceTracker::update() {
           if (!tie) resolved = false;
         }
       }
-      bool stable = te.significant && resolved &&
-                    experiments_ - tl.since >= opt.stable_experiments;
+      const int led = experiments_ - tl.since;
+      const bool led_long_enough =  // R4
+          led >= opt.stable_experiments ||
+          (led >= opt.stable_min_experiments &&
+           elapsed_s_ - tl.since_s >= opt.stable_seconds);
+      bool stable = te.significant && resolved && led_long_enough;
       te.settled = te.flat || stable;
     }
   }

@@ -112,6 +112,7 @@ TEST(BlockSpeedup, ASlowDownCountsForAtMostMinusOne) {
 TEST(ConvergenceTracker, StableOnlyAfterTheLeaderLedForNExperiments) {
   ConvergenceOptions o;
   o.stable_experiments = 10;
+  o.stable_seconds = 1e9;  // the count alone
   ConvergenceTracker t(o);
   int levels[] = {20, 40, 60};
   for (int i = 0; i < 30; ++i) {
@@ -132,6 +133,44 @@ TEST(ConvergenceTracker, StableOnlyAfterTheLeaderLedForNExperiments) {
   EXPECT_EQ(s.point, "done");
   EXPECT_FALSE(t.in_play("b"));  // its interval lies below a's
   EXPECT_TRUE(t.in_play("never seen"));
+}
+
+// R4 in time: a leader must lead for 20 experiments or for 1 s of them,
+// and for 6 experiments (3 blocks) at least. Returns how long the leader
+// had led when the point became stable (0: never in 200 experiments),
+// observations of `seconds` virtual time each.
+int led_when_stable(double seconds) {
+  ConvergenceTracker t;  // the defaults: 20 experiments, 1 s, 6
+  int levels[] = {20, 40, 60};
+  for (int i = 0; i < 100; ++i) {
+    const char* r = i % 2 ? "a" : "b";
+    double impact = i % 2 ? 0.8 : 0.3;
+    double base = seconds / 1000, noise = (i % 3 - 1) * base / 100;
+    t.add(obs(r, 0, impact, base + noise));
+    t.add(obs(r, levels[i % 3], impact, base - noise));
+    if (t.status().state == ConvergenceState::kStable)
+      return t.status().stable_for;
+  }
+  return 0;
+}
+
+TEST(ConvergenceTracker, TheLeaderLeadsForASecondOfExperimentsOrTwenty) {
+  const ConvergenceOptions d;
+  ASSERT_EQ(d.stable_experiments, 20);
+  ASSERT_EQ(d.stable_seconds, 1.0);
+  ASSERT_EQ(d.stable_min_experiments, 6);
+  // 50 ms experiments: 1 s is 20 of them either way.
+  int fifty_ms = led_when_stable(0.05);
+  EXPECT_GE(fifty_ms, 20);
+  // 200 ms experiments (the timer sampler's floor): 1 s is 5, the minimum
+  // 6, long before 20.
+  int two_hundred_ms = led_when_stable(0.2);
+  EXPECT_GE(two_hundred_ms, 6);
+  EXPECT_LT(two_hundred_ms, 20);
+  // Experiments of a second: still 6 (three blocks) at least.
+  int one_s = led_when_stable(1.0);
+  EXPECT_GE(one_s, 6);
+  EXPECT_LT(one_s, 20);
 }
 
 // obs() with what the plausibility bound reads (delay_bound.h): a delay
