@@ -28,7 +28,8 @@
 #   REAL=off                  skip the real runs (predictions only)
 #   PREDICT=auto|off          auto: predict when the CLI supports it
 #   WORK=1                    real runs do this many times the default work
-#   PRED_WORK=5               prediction runs do this many times the default work
+#   PRED_WORK=15              prediction runs do this many times the default work
+#                             (~10 s: ~50 experiments of the timer sampler's 200 ms)
 #   ANDWEORC_RUN_ARGS=...     extra options for `andweorc run`, e.g. --end-to-end
 #   PRED_RUNS=N               profiled runs per prediction, into the same -o
 #                             (default 1; 8 with --end-to-end, whose runs accumulate)
@@ -44,7 +45,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 build=${1:-build}; rounds=${2:-5}
 bin="$build/bin"; tool="$bin/andweorc"
 speedups=${SPEEDUPS:-"0.2 0.4"}
-pred_work=${PRED_WORK:-5}
+pred_work=${PRED_WORK:-15}
 tmp=$ACC_TMP; trap 'rm -rf "$tmp"' EXIT
 
 # ---- which parts run ----
