@@ -18,6 +18,7 @@
 #include "runtime/sample_period.h"
 #include "runtime/shared_tree.h"
 #include "runtime/signal_safe.h"
+#include "runtime/timer_interval.h"
 
 namespace andweorc::coordinator {
 namespace {
@@ -31,10 +32,13 @@ constexpr int kZeroSpeedupPercent = 30;
 // other processes of the tree stop inserting delays within this time.
 constexpr uint64_t kLeaseNs = 1000000000ull;
 
-// The scheduler tick the CPU-time timer's samples come at (HZ=250 here,
-// ../shared/platform-notes.md; a kernel with a faster tick only gets
-// longer experiments than it needs).
+// The interval the CPU-time timer's samples are assumed to come at until
+// it is measured (timer_interval.h): the scheduler tick at HZ=250, as here
+// (../shared/platform-notes.md).
 constexpr uint64_t kTimerTickNs = 4000000;
+// Timer signals counted before their mean interval replaces the
+// assumption: a few threads' first second.
+constexpr uint64_t kTimerSignalsToMeasure = 500;
 
 }  // namespace
 
@@ -392,6 +396,7 @@ std::string ExperimentRunner::run(const bool* stop) {
     if (!sleep_unless_stopped(20000000, stop)) return "";
   }
   planner::ExperimentPlanner plan(planner_options(config_), rng_());
+  follow_timer_floor_ = true;
   run_planned(&plan, stop, 0, false);
   return "";
 }
@@ -414,6 +419,7 @@ int ExperimentRunner::run_planned(planner::ExperimentPlanner* planner,
     if (until_settled && planner->tracker().status().state !=
                              planner::ConvergenceState::kRunning)
       break;
+    if (follow_timer_floor_) follow_timer_floor(planner);
     std::optional<planner::Plan> plan = planner->next(candidates());
     if (!plan) {  // nothing sampled yet
       if (!sleep_unless_stopped(20000000, stop)) break;
@@ -438,6 +444,17 @@ int ExperimentRunner::run_planned(planner::ExperimentPlanner* planner,
       break;
   }
   return done;
+}
+
+void ExperimentRunner::follow_timer_floor(
+    planner::ExperimentPlanner* planner) const {
+  if (runtime::sampler_kind() != raw::kSamplerTimer) return;
+  double periods = runtime::timer_intervals_mean(runtime::timer_intervals(),
+                                                 kTimerSignalsToMeasure);
+  if (!(periods > 0)) return;  // not measured yet: kTimerTickNs holds
+  auto interval = uint64_t(periods * double(config_.period_ns));
+  planner->set_min_length_ns(planner::shortest_experiment_ns(
+      config_.period_ns, interval, config_.experiment_ns));
 }
 
 void ExperimentRunner::set_controls(ControlListener* listener) {

@@ -118,6 +118,11 @@ std::optional<Plan> ExperimentPlanner::next(
   return first;
 }
 
+void ExperimentPlanner::set_min_length_ns(uint64_t ns) {
+  options_.min_length_ns = std::min(ns, options_.max_length_ns);
+  length_ns_ = std::max(length_ns_, options_.min_length_ns);
+}
+
 void ExperimentPlanner::record(const Observation& o) {
   tracker_.add(o);
   adapt_length(o);

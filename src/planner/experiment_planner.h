@@ -96,7 +96,8 @@ struct Plan {
 // interval per thread) weigh more than a percent. The interval is the
 // period, or `tick_ns` when longer: the CPU-time timer fires once per
 // scheduler tick whatever period is asked, so its samples, and their
-// delays, come a tick apart (50 periods of 1 ms were 12 ticks of 4 ms, and
+// delays, come a tick apart (the caller measures it: runtime's
+// timer_interval.h) (50 periods of 1 ms were 12 ticks of 4 ms, and
 // the known-answer spin's lines without effect measured +5.5 to +7.5% at
 // 40%; docs/causal-analysis.md, P5).
 uint64_t shortest_experiment_ns(uint64_t period_ns, uint64_t tick_ns,
@@ -113,6 +114,9 @@ class ExperimentPlanner {
   void discard() { pending_.reset(); }
   const ConvergenceTracker& tracker() const { return tracker_; }
   uint64_t length_ns() const { return length_ns_; }
+  // P5's floor, when the caller has measured it anew (the timer sampler's
+  // interval, timer_interval.h); the current length rises to it at once.
+  void set_min_length_ns(uint64_t ns);
 
  private:
   void adapt_length(const Observation& o);

@@ -11,8 +11,16 @@
 #include "runtime/frame_walk.h"
 #include "runtime/raw_format.h"
 #include "runtime/sample_hook.h"
+#include "runtime/timer_interval.h"
 
 namespace andweorc::runtime {
+
+// constinit: zero before any constructor runs (a signal may come first).
+constinit TimerIntervals g_timer_intervals;
+ANDWEORC_SIGNAL_SAFE TimerIntervals& timer_intervals() {
+  return g_timer_intervals;
+}
+
 namespace {
 
 // A 4-argument system call (the 4th goes in r10; raw_syscall has 3):
@@ -137,6 +145,7 @@ ANDWEORC_SIGNAL_SAFE void timer_sample(ThreadState* s, const ucontext_t* uc) {
   // Each expiry (and overrun) is one period of the timer's, which is
   // period_multiple of the run's (sample_period.h).
   sh.weight = uint32_t(1 + (overrun > 0 ? overrun : 0)) * s->period_multiple;
+  timer_intervals_note(timer_intervals(), sh.weight);
   sh.flags = raw::kSampleFromTimer;
   uint64_t frames[raw::kMaxFrames];
   frames[0] = uint64_t(uc->uc_mcontext.gregs[REG_RIP]);

@@ -201,5 +201,29 @@ TEST(ShortestExperiment, FiftySampleIntervalsWithTheTimersTick) {
   EXPECT_EQ(shortest_experiment_ns(1000000, 4000000, 50000000), 50000000u);
 }
 
+// The floor measured anew (the timer's interval): a higher one lengthens
+// the next experiment at once; a lower one lets P5 go down to it.
+TEST(ExperimentPlanner, AMeasuredFloorTakesEffect) {
+  PlannerOptions o;
+  o.min_length_ns = 200000000;  // assumed: 50 ticks of 4 ms
+  ExperimentPlanner p(o, 1);
+  Observation fast;
+  fast.region = "line\ta.cc\t1";
+  fast.virtual_s = 0.2;
+  fast.points = {{"fast", false, 80000}};
+  p.record(fast);  // 400k/s: the floor
+  EXPECT_EQ(p.length_ns(), 200000000u);
+  p.set_min_length_ns(50000000);  // measured: 1 ms ticks (HZ=1000)
+  p.record(fast);
+  EXPECT_EQ(p.length_ns(), 50000000u);
+  p.set_min_length_ns(400000000);  // measured: 8 ms between signals
+  EXPECT_EQ(p.length_ns(), 400000000u);
+  std::optional<Plan> plan = p.next({{"line\ta.cc\t1", 100, {}}});
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(plan->length_ns, 400000000u);
+  p.set_min_length_ns(uint64_t(1) << 62);  // never above the longest
+  EXPECT_EQ(p.length_ns(), o.max_length_ns);
+}
+
 }  // namespace
 }  // namespace andweorc::planner
