@@ -2,11 +2,13 @@
 #include "planner/convergence.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <tuple>
 
 #include "planner/fdr.h"
 #include "planner/region_key.h"
+#include "statistics/statistics.h"
 
 namespace andweorc::planner {
 namespace {
@@ -94,6 +96,20 @@ void ConvergenceTracker::update() {
     region_in_play_[region] = false;
   auto judged = [&](const SlopeEstimate& e) {
     return e.valid && e.blocks >= opt.min_blocks;  // R1
+  };
+  // R3's "below the leader": the intervals do not overlap or, with
+  // eliminate_by_difference, the difference is significant (Welch: its
+  // standard error, and the Welch-Satterthwaite degrees of freedom).
+  auto below = [&](const SlopeEstimate& e, const SlopeEstimate& lead) {
+    if (e.high < lead.low) return true;
+    if (!opt.eliminate_by_difference) return false;
+    const double a = e.se * e.se, b = lead.se * lead.se;
+    if (!(a + b > 0) || e.blocks < 2 || lead.blocks < 2) return false;
+    const double dof = (a + b) * (a + b) /
+                       (a * a / (e.blocks - 1) + b * b / (lead.blocks - 1));
+    return lead.slope - e.slope >
+           experiments::student_t_quantile(0.5 + opt.level / 2, dof) *
+               std::sqrt(a + b);
   };
 
   // Pass 1, per point: estimates, R3's plausibility, R2's significance.
@@ -216,7 +232,7 @@ void ConvergenceTracker::update() {
         bool j = judged(e);
         bool below_useful = j && e.high < opt.useful_impact;
         bool below_leader =
-            j && te.significant && *region != leader_name && e.high < lead->low;
+            j && te.significant && *region != leader_name && below(e, *lead);
         bool orphan = orphans.count(*region) > 0;
         bool playing = !orphan && (!j || !(below_useful || below_leader ||
                                            pe.implausible[*region]));  // R3

@@ -9,10 +9,11 @@
 //     judged regions, fdr.h) before not, then by impact (the report's
 //     ranking rule);
 //  R3 a judged region leaves play when its interval lies below
-//     useful_impact (it cannot matter) or below the leader's interval (it
-//     cannot overtake it), or above what the blocks' inserted delays can
-//     explain (the plausibility bound of delay_bound.h, the report's rule:
-//     such an estimate comes from noise or drift, and it is never
+//     useful_impact (it cannot matter) or it is below the leader (it
+//     cannot overtake it: the intervals do not overlap, or the difference
+//     is significant at the level, Welch), or above what the blocks' inserted
+//     delays can explain (the plausibility bound of delay_bound.h, the report's
+//     rule: such an estimate comes from noise or drift, and it is never
 //     significant, so never the leader); an unjudged region is in play;
 //     besides, a region recorded with parents (coarse to fine: a line and
 //     its functions) leaves play when none of its parents is significant
@@ -73,6 +74,12 @@ struct ConvergenceOptions {
   int stable_min_experiments = 6;
   double tie_half_width = 0.05;
   int spread_blocks = 8;  // R8
+  // R3's "below the leader": the leader's slope exceeds the region's by
+  // more than the level's t-quantile times the difference's standard
+  // error (dof: the fewer blocks less one), rather than the two intervals
+  // not overlapping (which asks ~1.4x the margin for equal errors, about
+  // twice the blocks). Off only to measure what it saves.
+  bool eliminate_by_difference = true;
 };
 
 enum class ConvergenceState { kRunning, kStable, kFlat };

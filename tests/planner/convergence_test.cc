@@ -173,6 +173,30 @@ TEST(ConvergenceTracker, TheLeaderLeadsForASecondOfExperimentsOrTwenty) {
   EXPECT_LT(one_s, 20);
 }
 
+// R3 below the leader, by the difference: a (0.5) and b (0.3), +-0.2 a
+// block; after 12 blocks each their intervals still overlap, but the
+// difference is significant: b leaves play. With the old rule (no overlap)
+// it stays.
+TEST(ConvergenceTracker, ARegionLeavesPlayWhenTheLeaderIsSignificantlyAbove) {
+  auto run = [](bool by_difference) {
+    ConvergenceOptions o;
+    o.eliminate_by_difference = by_difference;
+    ConvergenceTracker t(o);
+    for (int i = 0; i < 12; ++i)
+      for (const auto& [region, impact] :
+           {std::pair{"a", 0.5}, std::pair{"b", 0.3}}) {
+        Observation base = obs(region, 0, impact);
+        Observation fast = obs(region, 40, impact);
+        fast.virtual_s *= 1 + (i % 3 - 1) * 0.1;
+        t.add(base);
+        t.add(fast);
+      }
+    return t.in_play("b");
+  };
+  EXPECT_FALSE(run(true));
+  EXPECT_TRUE(run(false));
+}
+
 // obs() with what the plausibility bound reads (delay_bound.h): a delay
 // share of `share` x s / 100 of the wall time, and CPU at `rate` CPU seconds
 // per wall second.
