@@ -74,11 +74,12 @@ struct ConvergenceOptions {
   int stable_min_experiments = 6;
   double tie_half_width = 0.05;
   int spread_blocks = 8;  // R8
-  // R3's "below the leader": the leader's slope exceeds the region's by
-  // more than the level's t-quantile times the difference's standard
-  // error (dof: the fewer blocks less one), rather than the two intervals
-  // not overlapping (which asks ~1.4x the margin for equal errors, about
-  // twice the blocks). Off only to measure what it saves.
+  // R3's "below the leader": also when the leader's slope exceeds the
+  // region's by more than the level's t-quantile times the difference's
+  // standard error (Welch-Satterthwaite degrees of freedom), not only when
+  // the two intervals do not overlap (which asks ~1.4x the margin for
+  // equal errors, about twice the blocks). Off only to measure what it
+  // saves.
   bool eliminate_by_difference = true;
 };
 

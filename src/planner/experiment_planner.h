@@ -96,10 +96,10 @@ struct Plan {
 // interval per thread) weigh more than a percent. The interval is the
 // period, or `tick_ns` when longer: the CPU-time timer fires once per
 // scheduler tick whatever period is asked, so its samples, and their
-// delays, come a tick apart (the caller measures it: runtime's
-// timer_interval.h) (50 periods of 1 ms were 12 ticks of 4 ms, and
-// the known-answer spin's lines without effect measured +5.5 to +7.5% at
-// 40%; docs/causal-analysis.md, P5).
+// delays, come a tick apart (50 periods of 1 ms were 12 ticks of 4 ms,
+// and the known-answer spin's lines without effect measured +5.5 to +7.5%
+// at 40%; docs/causal-analysis.md, P5). The coordinator measures that
+// interval (runtime/timer_interval.h).
 uint64_t shortest_experiment_ns(uint64_t period_ns, uint64_t tick_ns,
                                 uint64_t initial_length_ns);
 
