@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fake_program.h"
@@ -25,75 +26,64 @@ using andweorc::planner::ExperimentPlanner;
 using andweorc::planner::PlannerOptions;
 using andweorc::planner::testing::FakeProgram;
 using andweorc::planner::testing::FakeRegion;
+using andweorc::planner::testing::run_until_settled;
 
 struct Shape {
   const char* name;
   std::vector<FakeRegion> regions;
-  std::map<std::string, std::string> parent;  // line -> function
-  double noise;                               // per experiment
-  std::vector<std::string> right;             // leaders that are right
+  std::map<std::string, std::string> parents;  // line -> its function
+  double noise;                                // per experiment
+  std::vector<std::string> right;              // leaders that are right
 };
+
+// Lines a:1, a:2, ... with these impacts and sample weights; the first is
+// the answer.
+Shape lines(const char* name, double noise,
+            const std::vector<std::pair<double, uint64_t>>& impacts) {
+  Shape s{name, {}, {}, noise, {"line\ta\t1"}};
+  for (size_t i = 0; i < impacts.size(); ++i)
+    s.regions.push_back({"line\ta\t" + std::to_string(i + 1), impacts[i].first,
+                         impacts[i].second});
+  return s;
+}
 
 std::vector<Shape> shapes() {
   const std::string t = "function\ttransmit\tm.c";
-  Shape mc{"memcached-like",
-           {{t, 0.4, 900},
-            {"function\tassoc_find\tm.c", 0.1, 700},
-            {"function\tresp_finish\tm.c", 0.12, 600},
-            {"function\tdrive\tm.c", 0.05, 800},
-            {"function\tlru\tm.c", 0.0, 500},
-            {"function\tresp_start\tm.c", 0.0, 400},
-            {"function\tpull\tm.c", 0.0, 300},
-            {"function\tupdate\tm.c", 0.05, 300},
-            {"line\tm.c\t2708", 0.3, 500},
-            {"line\tm.c\t2740", 0.0, 300},
-            {"line\tm.c\t2750", 0.05, 100}},
-           {},
-           0.08,
-           {t, "line\tm.c\t2708"}};
-  for (const char* l :
-       {"line\tm.c\t2708", "line\tm.c\t2740", "line\tm.c\t2750"})
-    mc.parent[l] = t;
-  return {
-      mc,
-      {"three-lines",
-       {{"line\ta\t1", 0.5, 500},
-        {"line\ta\t2", 0.25, 300},
-        {"line\ta\t3", 0.0, 300}},
-       {},
-       0.05,
-       {"line\ta\t1"}},
-      {"0.4-vs-0.3",
-       {{"line\ta\t1", 0.4, 500},
-        {"line\ta\t2", 0.3, 500},
-        {"line\ta\t3", 0.0, 300},
-        {"line\ta\t4", 0.0, 300},
-        {"line\ta\t5", 0.05, 300},
-        {"line\ta\t6", 0.1, 300}},
-       {},
-       0.05,
-       {"line\ta\t1"}},
-      {"close-race",
-       {{"line\ta\t1", 0.35, 500},
-        {"line\ta\t2", 0.3, 500},
-        {"line\ta\t3", 0.25, 300},
-        {"line\ta\t4", 0.0, 300}},
-       {},
-       0.05,
-       {"line\ta\t1"}},
-      {"eight-noisy",
-       {{"line\ta\t1", 0.4, 500},
-        {"line\ta\t2", 0.1, 500},
-        {"line\ta\t3", 0.1, 300},
-        {"line\ta\t4", 0.0, 300},
-        {"line\ta\t5", 0.05, 300},
-        {"line\ta\t6", 0.0, 300},
-        {"line\ta\t7", 0.15, 300},
-        {"line\ta\t8", 0.0, 300}},
-       {},
-       0.1,
-       {"line\ta\t1"}},
-  };
+  Shape mc{
+      "memcached-like",
+      {{t, 0.4, 900},
+       {"function\tassoc_find\tm.c", 0.1, 700},
+       {"function\tresp_finish\tm.c", 0.12, 600},
+       {"function\tdrive\tm.c", 0.05, 800},
+       {"function\tlru\tm.c", 0.0, 500},
+       {"function\tresp_start\tm.c", 0.0, 400},
+       {"function\tpull\tm.c", 0.0, 300},
+       {"function\tupdate\tm.c", 0.05, 300},
+       {"line\tm.c\t2708", 0.3, 500},
+       {"line\tm.c\t2740", 0.0, 300},
+       {"line\tm.c\t2750", 0.05, 100}},
+      {{"line\tm.c\t2708", t}, {"line\tm.c\t2740", t}, {"line\tm.c\t2750", t}},
+      0.08,
+      {t, "line\tm.c\t2708"}};
+  return {mc, lines("three-lines", 0.05, {{0.5, 500}, {0.25, 300}, {0.0, 300}}),
+          lines("0.4-vs-0.3", 0.05,
+                {{0.4, 500},
+                 {0.3, 500},
+                 {0.0, 300},
+                 {0.0, 300},
+                 {0.05, 300},
+                 {0.1, 300}}),
+          lines("close-race", 0.05,
+                {{0.35, 500}, {0.3, 500}, {0.25, 300}, {0.0, 300}}),
+          lines("eight-noisy", 0.1,
+                {{0.4, 500},
+                 {0.1, 500},
+                 {0.1, 300},
+                 {0.0, 300},
+                 {0.05, 300},
+                 {0.0, 300},
+                 {0.15, 300},
+                 {0.0, 300}})};
 }
 
 struct Mode {
@@ -123,18 +113,8 @@ int main(int argc, char** argv) {
         ExperimentPlanner p(o, uint64_t(seed));
         FakeProgram prog(shape.regions, 2000, shape.noise,
                          uint64_t(seed) * 7919);
-        int k = 0;
-        for (; k < 2000; ++k) {
-          if (p.tracker().status().state != ConvergenceState::kRunning) break;
-          std::vector<andweorc::planner::Candidate> c = prog.candidates();
-          for (auto& x : c) {
-            auto it = shape.parent.find(x.region);
-            if (it != shape.parent.end()) x.parents = {it->second};
-          }
-          std::optional<andweorc::planner::Plan> plan = p.next(c);
-          if (!plan) break;
-          p.record(prog.run(*plan));
-        }
+        prog.parents = shape.parents;
+        int k = run_until_settled(&p, &prog, 2000);
         n.push_back(k);
         const auto& s = p.tracker().status();
         if (s.state == ConvergenceState::kStable) ++stable;

@@ -40,6 +40,18 @@ constexpr uint64_t kTimerTickNs = 4000000;
 // assumption: a few threads' first second.
 constexpr uint64_t kTimerSignalsToMeasure = 500;
 
+// P5's floor for this configuration: 50 sample intervals, the timer's
+// measured (or, until then, assumed) when it is the sampler.
+uint64_t shortest_experiment_ns(const CoordinatorConfig& c) {
+  uint64_t tick = 0;
+  if (runtime::sampler_kind() == raw::kSamplerTimer) {
+    double periods = runtime::timer_intervals_mean(runtime::timer_intervals(),
+                                                   kTimerSignalsToMeasure);
+    tick = periods > 0 ? uint64_t(periods * double(c.period_ns)) : kTimerTickNs;
+  }
+  return planner::shortest_experiment_ns(c.period_ns, tick, c.experiment_ns);
+}
+
 }  // namespace
 
 PointSnapshot snapshot_points(SplitPoints split) {
@@ -108,10 +120,7 @@ planner::PlannerOptions ExperimentRunner::planner_options(
   planner::PlannerOptions o;
   o.fixed_speedup = c.fixed_speedup;
   o.initial_length_ns = c.experiment_ns;
-  o.min_length_ns = planner::shortest_experiment_ns(
-      c.period_ns,
-      runtime::sampler_kind() == raw::kSamplerTimer ? kTimerTickNs : 0,
-      c.experiment_ns);
+  o.min_length_ns = shortest_experiment_ns(c);
   o.max_length_ns = kMaxLengthNs;
   return o;
 }
@@ -419,7 +428,10 @@ int ExperimentRunner::run_planned(planner::ExperimentPlanner* planner,
     if (until_settled && planner->tracker().status().state !=
                              planner::ConvergenceState::kRunning)
       break;
-    if (follow_timer_floor_) follow_timer_floor(planner);
+    // P5's floor as the timer's interval gets measured (not the Runner's:
+    // its floor is its round_duration).
+    if (follow_timer_floor_)
+      planner->set_min_length_ns(shortest_experiment_ns(config_));
     std::optional<planner::Plan> plan = planner->next(candidates());
     if (!plan) {  // nothing sampled yet
       if (!sleep_unless_stopped(20000000, stop)) break;
@@ -444,17 +456,6 @@ int ExperimentRunner::run_planned(planner::ExperimentPlanner* planner,
       break;
   }
   return done;
-}
-
-void ExperimentRunner::follow_timer_floor(
-    planner::ExperimentPlanner* planner) const {
-  if (runtime::sampler_kind() != raw::kSamplerTimer) return;
-  double periods = runtime::timer_intervals_mean(runtime::timer_intervals(),
-                                                 kTimerSignalsToMeasure);
-  if (!(periods > 0)) return;  // not measured yet: kTimerTickNs holds
-  auto interval = uint64_t(periods * double(config_.period_ns));
-  planner->set_min_length_ns(planner::shortest_experiment_ns(
-      config_.period_ns, interval, config_.experiment_ns));
 }
 
 void ExperimentRunner::set_controls(ControlListener* listener) {

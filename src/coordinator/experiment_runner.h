@@ -98,9 +98,6 @@ class ExperimentRunner {
   std::string run_end_to_end(const bool* stop);
   // In proportion to samples (end-to-end runs: one experiment per run).
   bool choose_by_samples(uint32_t* id, bool* by_function);
-  // P5's floor from the timer's measured interval (timer_interval.h), for
-  // the planner of run(); the Runner's floor is its round_duration.
-  void follow_timer_floor(planner::ExperimentPlanner* planner) const;
 
   const CoordinatorConfig& config_;
   const LineCatalog& catalog_;
@@ -120,7 +117,8 @@ class ExperimentRunner {
   std::vector<uint32_t> pin_ids_;
   std::string pin_text_;
   runtime::PinKind pin_kind_ = runtime::PinKind::kNone;
-  bool follow_timer_floor_ = false;  // run(): see follow_timer_floor()
+  // run(): the planner's floor follows the timer's measured interval.
+  bool follow_timer_floor_ = false;
   // Experiments recorded by this process's runners (for the
   // acknowledgement): one runner per table, so a shell's coordinator, whose
   // table changes (coordinator.cc), counts on across them.

@@ -13,18 +13,7 @@ namespace {
 
 using testing::FakeProgram;
 using testing::FakeRegion;
-
-// Runs until the state settles or `max` experiments; returns how many ran.
-int run_until_settled(ExperimentPlanner* p, FakeProgram* prog, int max) {
-  int n = 0;
-  while (n < max && p->tracker().status().state == ConvergenceState::kRunning) {
-    std::optional<Plan> plan = p->next(prog->candidates());
-    if (!plan) break;
-    p->record(prog->run(*plan));
-    ++n;
-  }
-  return n;
-}
+using testing::run_until_settled;
 
 std::vector<FakeRegion> three_regions() {
   return {{"line\ta.cc\t1", 0.8, 500},

@@ -39,10 +39,16 @@ class FakeProgram {
   // Saturation: impacts apply only up to this speed-up (a curve that
   // flattens); 1 = linear.
   double saturate_at = 1.0;
+  // Coarse to fine: the function holding each line (candidates' parents).
+  std::map<std::string, std::string> parents;
 
   std::vector<Candidate> candidates() const {
     std::vector<Candidate> c;
-    for (const FakeRegion& r : regions_) c.push_back({r.key, r.samples, {}});
+    for (const FakeRegion& r : regions_) {
+      c.push_back({r.key, r.samples, {}});
+      auto p = parents.find(r.key);
+      if (p != parents.end()) c.back().parents = {p->second};
+    }
     return c;
   }
 
@@ -89,6 +95,19 @@ class FakeProgram {
   std::mt19937_64 rng_;
   double now_s_ = 0;
 };
+
+// Plans and runs experiments until the planner's answer settles or `max`
+// ran; returns how many ran.
+inline int run_until_settled(ExperimentPlanner* p, FakeProgram* prog, int max) {
+  int n = 0;
+  while (n < max && p->tracker().status().state == ConvergenceState::kRunning) {
+    std::optional<Plan> plan = p->next(prog->candidates());
+    if (!plan) break;
+    p->record(prog->run(*plan));
+    ++n;
+  }
+  return n;
+}
 
 }  // namespace andweorc::planner::testing
 
