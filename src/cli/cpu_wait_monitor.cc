@@ -2,12 +2,12 @@
 #include "cli/cpu_wait_monitor.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 #include "cli/child_process.h"
@@ -31,6 +31,17 @@ std::vector<int> task_ids(int pid) {
   }
   closedir(d);
   return out;
+}
+
+// The text of a thread's schedstat file ("" when it is gone).
+std::string schedstat(int pid, int tid) {
+  char path[96], buf[128];
+  std::snprintf(path, sizeof path, "/proc/%d/task/%d/schedstat", pid, tid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  return n > 0 ? std::string(buf, size_t(n)) : "";
 }
 
 }  // namespace
@@ -81,12 +92,8 @@ void CpuWaitMonitor::poll() {
   uint64_t cpu_add = 0, wait_add = 0;
   for (int pid : program_tree_pids()) {
     for (int tid : task_ids(pid)) {
-      std::ifstream f("/proc/" + std::to_string(pid) + "/task/" +
-                      std::to_string(tid) + "/schedstat");
-      std::stringstream text;
-      text << f.rdbuf();
       uint64_t cpu = 0, wait = 0;
-      if (!parse_schedstat(text.str(), &cpu, &wait)) continue;
+      if (!parse_schedstat(schedstat(pid, tid), &cpu, &wait)) continue;
       auto& last = last_[{pid, tid}];
       // A reused tid starts again from 0: count what it has.
       if (cpu < last.first || wait < last.second) last = {0, 0};

@@ -67,16 +67,18 @@ struct RegenWatch {
 };
 
 void* watch_registrations(void* arg) {
-  runtime::note_runtime_thread();
+  runtime::note_runtime_thread("andweorc-watch");
   auto* w = static_cast<RegenWatch*>(arg);
   while (!__atomic_load_n(&w->done, __ATOMIC_ACQUIRE)) {
     if (__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE) ||
         registered_images(*w->tree).size() != w->covered) {
       __atomic_store_n(&w->regen, true, __ATOMIC_RELEASE);
+      wake_sleeping_runners();
       break;
     }
     sleep_ms(20);
   }
+  runtime::note_runtime_thread_end();
   return nullptr;
 }
 
@@ -144,7 +146,7 @@ void run_for_started_programs(const symbols::ScopeMatcher& scope,
 }
 
 void* coordinator_main(void*) {
-  runtime::note_runtime_thread();  // not a thread of the program
+  runtime::note_runtime_thread("andweorc-coord");  // not the program's
   __atomic_store_n(&g_running, true, __ATOMIC_RELEASE);
   symbols::ScopeMatcher scope(
       g_config->binary_scope.empty() ? symbols::default_binary_scope()
@@ -192,6 +194,7 @@ void* coordinator_main(void*) {
       if (!problem.empty()) note(problem);
     }
   }
+  runtime::note_runtime_thread_end();
   __atomic_store_n(&g_running, false, __ATOMIC_RELEASE);
   return nullptr;
 }
@@ -220,6 +223,7 @@ void coordinator_start() {
 void coordinator_stop() {
   if (!g_started) return;
   __atomic_store_n(&g_stop, true, __ATOMIC_RELEASE);
+  wake_sleeping_runners();
   clear_selection();
   delay_engine().end_experiment();
   // Give the thread a moment to finish an end-to-end record; a catalog still

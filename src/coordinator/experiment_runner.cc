@@ -1,6 +1,8 @@
 // experiment_runner.cc: see experiment_runner.h.
 #include "coordinator/experiment_runner.h"
 
+#include <linux/futex.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,6 +33,16 @@ constexpr int kZeroSpeedupPercent = 30;
 // expires_ns), renewed every sleep slice: if its process is killed, the
 // other processes of the tree stop inserting delays within this time.
 constexpr uint64_t kLeaseNs = 1000000000ull;
+// How long the coordinator sleeps at a time: every wake-up takes a core
+// from the program for a moment (issue 11), so it wakes only to renew the
+// lease (4 times per lease), or, with the live page's controls, often
+// enough to take a command within 10 ms. A stop wakes it at once
+// (wake_sleeping_runners).
+constexpr uint64_t kSliceNs = kLeaseNs / 4;
+constexpr uint64_t kControlSliceNs = 10000000;
+// Bumped by wake_sleeping_runners() after a stop flag was set; runners
+// sleep on it (futex), so a stop does not wait for the end of a slice.
+uint32_t g_wake_word = 0;
 
 // The interval the CPU-time timer's samples are assumed to come at until
 // it is measured (timer_interval.h): the scheduler tick at HZ=250, as here
@@ -274,18 +286,30 @@ bool ExperimentRunner::choose_by_samples(uint32_t* id, bool* by_function) {
 bool ExperimentRunner::sleep_unless_stopped(uint64_t ns, const bool* stop,
                                             bool controls) {
   uint64_t end = runtime::monotonic_ns() + ns;
-  while (!__atomic_load_n(stop, __ATOMIC_ACQUIRE)) {
+  for (;;) {
+    // Read before the flag: a stop set after this read also bumps the word,
+    // and the futex then returns at once instead of sleeping on.
+    uint32_t seen = __atomic_load_n(&g_wake_word, __ATOMIC_ACQUIRE);
+    if (__atomic_load_n(stop, __ATOMIC_ACQUIRE)) return false;
     if (controls && controls_.listener != nullptr &&
         controls_.listener->pending())
       return false;
     uint64_t now = runtime::monotonic_ns();
     engine_.renew(now + kLeaseNs);
     if (now >= end) return true;
-    uint64_t slice = std::min<uint64_t>(end - now, 10000000);
+    uint64_t slice = std::min<uint64_t>(
+        end - now, controls_.listener != nullptr ? kControlSliceNs : kSliceNs);
     timespec ts{time_t(slice / 1000000000u), long(slice % 1000000000u)};
-    nanosleep(&ts, nullptr);
+    // Straight to the kernel: libc's syscall() is interposed by the runtime.
+    runtime::raw_syscall(SYS_futex, long(&g_wake_word), FUTEX_WAIT_PRIVATE,
+                         long(seen), long(&ts));
   }
-  return false;
+}
+
+void wake_sleeping_runners() {
+  __atomic_add_fetch(&g_wake_word, 1, __ATOMIC_ACQ_REL);
+  runtime::raw_syscall(SYS_futex, long(&g_wake_word), FUTEX_WAKE_PRIVATE,
+                       0x7fffffff);
 }
 
 void ExperimentRunner::record(const Running& r, uint64_t end, uint64_t delay,

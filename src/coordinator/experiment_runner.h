@@ -29,6 +29,11 @@ namespace andweorc::coordinator {
 // or per process or executable (CoordinatorConfig::split_points).
 PointSnapshot snapshot_points(SplitPoints split = SplitPoints::kNone);
 
+// Wakes every runner of this process sleeping between or inside experiments:
+// call it after setting the stop flag it was given, so that it sees the flag
+// at once (runners otherwise sleep up to a quarter of a second at a time).
+void wake_sleeping_runners();
+
 class ExperimentRunner {
  public:
   ExperimentRunner(const CoordinatorConfig& config, const LineCatalog& catalog,
@@ -89,8 +94,9 @@ class ExperimentRunner {
   // Returns what the experiment measured, as the planner sees it.
   planner::Observation finish(const Running& r, bool end_to_end,
                               bool keep = true);
-  // Sleeps up to ns in short slices; false if asked to stop meanwhile, or,
-  // with `controls`, when a live control command is waiting.
+  // Sleeps up to ns, waking to renew the lease (and, with live controls,
+  // every 10 ms to look for a command); false if asked to stop meanwhile
+  // (wake_sleeping_runners) or, with `controls`, when a command is waiting.
   bool sleep_unless_stopped(uint64_t ns, const bool* stop,
                             bool controls = false);
   void record(const Running& r, uint64_t end, uint64_t delay, uint64_t hits,

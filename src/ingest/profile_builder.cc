@@ -230,6 +230,10 @@ void build_profile(const std::vector<RawProcess>& processes,
     profile::Process proc{p.pid, p.executable, p.clean_exit};
     proc.parent = p.ppid;
     proc.experiments = p.tree_experiments;
+    if (p.has_cost) {
+      proc.cpu_s = double(p.process_cpu_ns) / 1e9;
+      proc.profiler_cpu_s = double(p.runtime_cpu_ns) / 1e9;
+    }
     size_t proc_index = out->processes.size();
     out->processes.push_back(std::move(proc));
     main_executables.insert(p.executable);

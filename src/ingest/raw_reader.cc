@@ -257,6 +257,15 @@ void apply_record(uint32_t type, const std::string& buf, size_t body,
       }
       break;
     }
+    case raw::kCost: {
+      raw::CostRecord cr;
+      if (read_pod(buf, body, end, &cr)) {
+        out->has_cost = true;
+        out->process_cpu_ns = cr.process_cpu_ns;
+        out->runtime_cpu_ns = cr.runtime_cpu_ns;
+      }
+      break;
+    }
     case raw::kEnd: {
       raw::EndRecord er;
       if (read_pod(buf, body, end, &er)) out->end_ns = er.time_ns;

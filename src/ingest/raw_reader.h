@@ -116,6 +116,12 @@ struct RawProcess {
   // runtime from before issue 15), and raw::kTree* flags.
   int tree_experiments = -1;
   uint32_t tree_flags = 0;
+  // The kCost record (has_cost false: none, a runtime from before it or a
+  // process that did not shut the profiler down): CPU time of the whole
+  // process and of the profiler's own threads in it.
+  bool has_cost = false;
+  uint64_t process_cpu_ns = 0;
+  uint64_t runtime_cpu_ns = 0;
   std::vector<RawTraceFunction> trace_functions;
   std::vector<RawTraceCall> trace_calls;  // in order of their end
   RawTraceStats trace_stats;

@@ -15,7 +15,7 @@ namespace andweorc::profile {
 
 // JSON schema version: readers reject another major version.
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 7;
+inline constexpr int kSchemaMinor = 8;
 
 // One source-level frame. An address inside inlined code expands into several
 // Frames (innermost first), the outer ones with inlined == false only for the
@@ -69,6 +69,12 @@ struct Process {
   int parent = 0;
   uint64_t samples = 0;
   int experiments = -1;
+  // Since 1.8 (issue 11), optional: CPU time of the whole process and of
+  // the profiler's own threads in it (collector, coordinator), seconds;
+  // < 0 when unknown (an older runtime, a process that did not end
+  // cleanly).
+  double cpu_s = -1;
+  double profiler_cpu_s = -1;
   bool operator==(const Process&) const = default;
 };
 

@@ -156,6 +156,11 @@ void read_processes(const Json& doc, std::vector<Process>* processes) {
     if (o.contains("experiments"))
       pr.experiments =
           get_int(o, "experiments", w, 0, std::numeric_limits<int>::max());
+    // Since 1.8: both or neither.
+    if (o.contains("cpu_s") || o.contains("profiler_cpu_s")) {
+      pr.cpu_s = get_seconds(o, "cpu_s", w);
+      pr.profiler_cpu_s = get_seconds(o, "profiler_cpu_s", w);
+    }
     processes->push_back(std::move(pr));
   }
 }

@@ -75,6 +75,10 @@ nlohmann::ordered_json to_json(const Profile& p) {
             {"parent", pr.parent},
             {"samples", pr.samples}};
     if (pr.experiments >= 0) o["experiments"] = pr.experiments;
+    if (pr.cpu_s >= 0 && pr.profiler_cpu_s >= 0) {
+      o["cpu_s"] = seconds(pr.cpu_s);
+      o["profiler_cpu_s"] = seconds(pr.profiler_cpu_s);
+    }
     processes.push_back(std::move(o));
   }
   j["processes"] = std::move(processes);

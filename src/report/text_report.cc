@@ -117,6 +117,27 @@ std::string exit_text(const Profile& p) {
   return how;
 }
 
+// The profiler's own threads' CPU time against the processes' (issue 11),
+// "" when no process recorded it.
+std::string profiler_cpu_text(const Profile& p) {
+  double own = 0, all = 0;
+  bool known = false;
+  for (const profile::Process& pr : p.processes) {
+    if (pr.cpu_s < 0 || pr.profiler_cpu_s < 0) continue;
+    known = true;
+    own += pr.profiler_cpu_s;
+    all += pr.cpu_s;
+  }
+  if (!known || all <= 0) return "";
+  auto cpu = [](double s) {
+    return s < 1 ? fmt::format("{:.1f} ms", s * 1e3) : format_seconds(s);
+  };
+  return fmt::format("its threads used {} of CPU, {:.1f}% of the {} {}",
+                     cpu(own), 100 * own / all,
+                     p.processes.size() == 1 ? "process's" : "processes'",
+                     cpu(all));
+}
+
 void write_header(const Context& c, std::ostream& out) {
   const Profile& p = c.p;
   const Attribution& a = c.attribution;
@@ -134,6 +155,8 @@ void write_header(const Context& c, std::ostream& out) {
   header_line(out, "threads",
               fmt::format("{} in {} process{}", format_count(p.threads),
                           format_count(np), np == 1 ? "" : "es"));
+  if (std::string cost = profiler_cpu_text(p); !cost.empty())
+    header_line(out, "profiler", fit_right(cost, c.width - 14));
   if (a.total == 0) {
     header_line(out, "mapped", "n/a (no samples)");
     header_line(out, "in scope", "n/a (no samples)");

@@ -1,10 +1,13 @@
 // collector.cc: see collector.h.
 #include "runtime/collector.h"
 
+#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "runtime/address_table.h"
 #include "runtime/attach_interpose.h"
@@ -22,43 +25,50 @@
 namespace andweorc::runtime {
 namespace {
 
-constexpr long kPeriodNs = 20 * 1000 * 1000;
-constexpr int kPassesPerSnapshot = 25;  // 0.5 s
-// In a process tree the coordinator adds up every process's published
-// progress-point totals at each experiment's start and end, after asking
-// for fresh ones (tree_request_totals); without a request they are
-// published every 5 ms.
-constexpr long kTreePublishNs = 5 * 1000 * 1000;
+// Rings are drained once per period: a 128 KiB ring holds ~0.5 s of a
+// thread's samples at 1 ms, and every wake-up takes a core from the program
+// for a moment (issue 11). collector_stop wakes it at once.
+constexpr long kPeriodNs = 50 * 1000 * 1000;
+constexpr int kPassesPerSnapshot = 10;  // 0.5 s
 
 bool g_running = false;
 // Contention scaling (contention.h): off unless ANDWEORC_CONTENTION=1
 // (preempted wait) or =all (wake-up latency too); contention_share.h.
 ContentionMode g_contention = ContentionMode::kOff;
 bool g_stop = false;
+// What the collector sleeps on outside a process tree; collector_stop
+// wakes it (in a tree it sleeps on the tree's request word, woken the same
+// way).
+uint32_t g_sleep_word = 0;
 pthread_t g_thread;
 
 void* collector_main(void*) {
-  note_runtime_thread();
+  note_runtime_thread("andweorc-drain");
   int pass = 0;
   while (!__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) {
     if (TreeSegment* t = tree()) {
-      // Answer the coordinator's requests for fresh totals at once (it
-      // waits for them at each experiment's start and end), and publish at
-      // least every 5 ms; drain once per period.
+      // In a process tree the coordinator adds up every process's
+      // progress-point totals at each experiment's start and end, after
+      // asking for fresh ones (tree_request_totals): answer each request at
+      // once, and publish once per period besides (what a process killed
+      // before it could answer leaves behind). Each wake-up costs the
+      // program a core for a moment (issue 11): none without a request.
       uint64_t end = monotonic_ns() + kPeriodNs;
       for (uint64_t now = monotonic_ns();
            now < end && !__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE);
            now = monotonic_ns()) {
-        uint64_t wait = end - now < uint64_t(kTreePublishNs)
-                            ? end - now
-                            : uint64_t(kTreePublishNs);
-        uint32_t request = tree_wait_for_request(t, wait);
+        uint32_t request = tree_wait_for_request(t, end - now);
         points_publish_to_tree();
         tree_served(t, request, false);
       }
     } else {
+      // The word is read before the flag: a stop in between changes it,
+      // and the wait returns at once.
+      uint32_t seen = __atomic_load_n(&g_sleep_word, __ATOMIC_ACQUIRE);
       timespec ts{0, kPeriodNs};
-      nanosleep(&ts, nullptr);
+      if (!__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE))
+        raw_syscall(SYS_futex, long(&g_sleep_word), FUTEX_WAIT_PRIVATE,
+                    long(seen), long(&ts));
     }
     // Only experiments use the CPU shares (the table exists only then).
     if (address_table() != nullptr) update_contention(g_contention);
@@ -83,6 +93,7 @@ void* collector_main(void*) {
       attach_interpose_sweep();  // libraries loaded since: the wrappers
     }
   }
+  note_runtime_thread_end();
   return nullptr;
 }
 
@@ -113,8 +124,13 @@ void collector_start() {
 void collector_stop() {
   if (!g_running) return;
   __atomic_store_n(&g_stop, true, __ATOMIC_RELEASE);
-  // exit() may run in the collector's own process while it sleeps; joining
-  // takes at most one period.
+  // exit() may run in the collector's own process while it sleeps: wake it
+  // by changing the word it sleeps on. In a tree that word is the tree's
+  // request for fresh totals: the other processes' collectors answer an
+  // extra request, harmless.
+  __atomic_add_fetch(&g_sleep_word, 1, __ATOMIC_ACQ_REL);
+  raw_syscall(SYS_futex, long(&g_sleep_word), FUTEX_WAKE_PRIVATE, 1);
+  if (TreeSegment* t = tree()) tree_request_totals(t, int32_t(getpid()), 0);
   if (!pthread_equal(pthread_self(), g_thread)) pthread_join(g_thread, nullptr);
   g_running = false;
 }

@@ -39,6 +39,7 @@ enum RecordType : uint32_t {
   kLabelBinding = 10,  // LabelBindingRecord + key + value (labels.h)
   kMapsTime = 11,      // MapsTimeRecord: when the next kMaps was taken
   kTree = 12,          // TreeRecord: the process's part in experiments
+  kCost = 13,          // CostRecord: the profiler's own CPU time, at the end
   // `andweorc run --trace FUNCTION` (trace_calls.h); readers that do not know
   // these skip them: no version bump.
   kTraceNames = 20,  // TraceName + name (padded to 8), one per traced function
@@ -213,6 +214,18 @@ struct LostRecord {
 
 struct EndRecord {
   uint64_t time_ns;
+};
+
+// CPU time since the process started, written with the final records: the
+// whole process's, and that of the profiler's own threads within it (the
+// collector, the coordinator and their helpers). What the profiler costs
+// inside the program's threads (sample handlers, wrappers, inserted delays)
+// is in process_cpu_ns only.
+struct CostRecord {
+  uint64_t process_cpu_ns;
+  uint64_t runtime_cpu_ns;
+  uint32_t runtime_threads;  // how many of the profiler's threads it counts
+  uint32_t reserved;
 };
 
 inline constexpr uint32_t padded8(uint32_t n) { return (n + 7u) & ~7u; }

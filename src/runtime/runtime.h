@@ -65,8 +65,18 @@ bool runtime_attach_stop();
 // True between runtime_attach_start and runtime_attach_stop.
 bool runtime_attached();
 // The calling thread is the runtime's own (collector, coordinator): the
-// scan for the program's threads (early_threads.h) passes it by.
-void note_runtime_thread();
+// scan for the program's threads (early_threads.h) passes it by. It is
+// also named `name` (at most 15 characters, "andweorc-..."): `top -H`,
+// perf and the tool's CPU accounting (cpu_wait_monitor.h) tell it from
+// the program's threads by that name.
+void note_runtime_thread(const char* name);
+// The calling runtime thread is about to return: its CPU time is kept for
+// runtime_threads_cpu (a thread that ends without saying so is not
+// counted).
+void note_runtime_thread_end();
+// CPU time of the runtime's threads so far (ended and running ones), ns;
+// *threads is set to how many it counted.
+uint64_t runtime_threads_cpu(uint32_t* threads);
 bool is_runtime_thread(int tid);
 // True when `andweorc run` started this runtime (records go to its
 // directory and its coordinator may be running experiments).

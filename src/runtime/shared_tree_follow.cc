@@ -18,6 +18,7 @@
 
 #include "runtime/address_table.h"
 #include "runtime/real_functions.h"
+#include "runtime/runtime.h"
 #include "runtime/shared_tree.h"
 
 namespace andweorc::runtime {
@@ -196,7 +197,9 @@ void follow_until_done() {
 }
 
 void* follow_tree_table(void*) {
+  note_runtime_thread("andweorc-follow");
   follow_until_done();
+  note_runtime_thread_end();
   __atomic_store_n(&g_following, false, __ATOMIC_RELEASE);
   return nullptr;
 }

@@ -218,6 +218,14 @@ TEST_F(E2E, ExitFromAThread) {
   EXPECT_TRUE(p.processes[0].clean_exit);
 }
 
+// The profiler's threads carry names (top -H, perf, a program that lists
+// its threads tell them apart); the collector's and the coordinator's.
+TEST_F(E2E, TheProfilersThreadsAreNamed) {
+  RunResult r = run({}, {program("misbehave"), "thread-names"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "andweorc-coord\nandweorc-drain\n");
+}
+
 TEST_F(E2E, ForkedChildIsProfiledToo) {
   RunResult r = run({}, {program("misbehave"), "fork"});
   EXPECT_EQ(r.status, 0);
@@ -226,6 +234,13 @@ TEST_F(E2E, ForkedChildIsProfiledToo) {
   ASSERT_EQ(p.processes.size(), 2u);
   EXPECT_NE(p.processes[0].pid, p.processes[1].pid);
   EXPECT_GT(p.samples, 300u);  // 300 ms of CPU in each process
+  // Each process measured its own CPU and its profiler threads' (a fork
+  // child restarts them): some, and far less than the 300 ms of work.
+  for (const profile::Process& pr : p.processes) {
+    EXPECT_GT(pr.cpu_s, 0.25) << pr.pid;
+    EXPECT_GT(pr.profiler_cpu_s, 0) << pr.pid;
+    EXPECT_LT(pr.profiler_cpu_s, 0.5 * pr.cpu_s) << pr.pid;
+  }
 }
 
 TEST_F(E2E, ExecedProgramIsProfiledToo) {

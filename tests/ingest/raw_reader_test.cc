@@ -70,6 +70,24 @@ TEST(RawReader, ReadsEveryRecordKind) {
   EXPECT_FALSE(p.truncated);
 }
 
+TEST(RawReader, ReadsTheProfilersCpuTime) {
+  RawFile f = typical_file();
+  RawProcess before;
+  std::string error;
+  ASSERT_TRUE(parse_raw_bytes(f.bytes(), "old", &before, &error)) << error;
+  EXPECT_FALSE(before.has_cost);  // a runtime that did not write one
+  raw::CostRecord cost{};
+  cost.process_cpu_ns = 2000000000;
+  cost.runtime_cpu_ns = 15000000;
+  cost.runtime_threads = 2;
+  f.record(raw::kCost, &cost, sizeof cost);
+  RawProcess p;
+  ASSERT_TRUE(parse_raw_bytes(f.bytes(), "new", &p, &error)) << error;
+  EXPECT_TRUE(p.has_cost);
+  EXPECT_EQ(p.process_cpu_ns, 2000000000u);
+  EXPECT_EQ(p.runtime_cpu_ns, 15000000u);
+}
+
 TEST(RawReader, BytesInMemoryParseLikeTheFile) {
   // The Runner reads its own process's records from memory.
   RawFile f = typical_file();

@@ -51,7 +51,7 @@ TEST(ExperimentsJson, RoundTrip) {
 
 TEST(ExperimentsJson, Layout) {
   json j = experiments_doc();
-  EXPECT_EQ(j["version"], "1.7");
+  EXPECT_EQ(j["version"], "1.8");
   EXPECT_EQ(j["settings"]["enabled"], true);
   EXPECT_EQ(j["settings"]["fixed_speedup"], -1);
   EXPECT_EQ(j["settings"]["granularity"], "function");

@@ -75,7 +75,7 @@ TEST(LabelJson, RoundTripsLabels) {
   ASSERT_TRUE(r.ok()) << r.error;
   EXPECT_EQ(r.profile->labels, p.labels);
   EXPECT_EQ(r.profile->stacks, p.stacks);
-  EXPECT_EQ(to_json(p)["version"], "1.7");
+  EXPECT_EQ(to_json(p)["version"], "1.8");
   // Unlabelled stacks carry no "labels" key at all.
   EXPECT_FALSE(to_json(p)["stacks"][3].contains("labels"));
 }

@@ -33,6 +33,8 @@ Profile full_profile() {
   p.scope.binary = {"MAIN", "*/libfoo.so*"};
   p.scope.source = {"/src/**"};
   p.processes = {{101, "/bin/server", true}, {102, "/bin/helper", false}};
+  p.processes[0].cpu_s = 2.5;  // since 1.8
+  p.processes[0].profiler_cpu_s = 0.0125;
   p.threads = 7;
   p.samples = std::numeric_limits<uint64_t>::max();
   p.lost_samples = 3;
@@ -95,6 +97,28 @@ TEST(ProfileJson, FieldsSince14AreOptional) {
   EXPECT_EQ(doc()["settings"]["coarse_to_fine"], true);
 }
 
+// 1.8: the profiler's CPU per process; absent (unknown) reads as -1, and a
+// process without it is written without it.
+TEST(ProfileJson, ProcessCpuIsOptional) {
+  json j = doc();
+  EXPECT_EQ(j["processes"][0]["profiler_cpu_s"], 0.0125);
+  EXPECT_FALSE(j["processes"][1].contains("cpu_s"));
+  j["processes"][0].erase("cpu_s");
+  j["processes"][0].erase("profiler_cpu_s");
+  j["version"] = "1.7";
+  ReadResult r = parse_profile(j.dump(), "p.json");
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_LT(r.profile->processes[0].cpu_s, 0);
+  EXPECT_LT(r.profile->processes[0].profiler_cpu_s, 0);
+  // One without the other is an error naming the missing field.
+  json half = doc();
+  half["processes"][0].erase("cpu_s");
+  ReadResult bad = parse_profile(half.dump(), "p.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error.find("processes[0].cpu_s"), std::string::npos)
+      << bad.error;
+}
+
 TEST(ProfileJson, RoundTripsCompactAndDefault) {
   Profile p = full_profile();
   ReadResult r = parse_profile(dump_profile(p, -1));
@@ -113,7 +137,7 @@ TEST(ProfileJson, RoundTripsCompactAndDefault) {
 TEST(ProfileJson, WritesDocumentedLayout) {
   json j = json::parse(text_of(full_profile()));
   EXPECT_EQ(j["format"], "andweorc-profile");
-  EXPECT_EQ(j["version"], "1.7");
+  EXPECT_EQ(j["version"], "1.8");
   EXPECT_EQ(j["convergence"]["state"], "flat");
   EXPECT_EQ(j["convergence"]["experiments"], 212);
   EXPECT_EQ(j["run"]["command"][2], "80 81");
@@ -317,7 +341,7 @@ TEST(ProfileJsonErrors, OlderMajorVersionRejected) {
 
 TEST(ProfileJson, NewerMinorVersionWithUnknownFieldsAccepted) {
   json j = doc();
-  j["version"] = "1.7";
+  j["version"] = "1.9";
   j["future_section"] = json::array({{{"line", "a.c:3"}, {"speedup", 0.5}}});
   j["experiments"][0]["cpu"] = 3;
   j["settings"]["mode"] = "x";

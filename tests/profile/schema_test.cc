@@ -116,6 +116,8 @@ Profile full_profile() {
   p.processes[0].parent = 1;  // the process tree's fields (issue 15)
   p.processes[0].samples = 10;
   p.processes[0].experiments = 1;
+  p.processes[0].cpu_s = 2.0;  // the profiler's cost (issue 11)
+  p.processes[0].profiler_cpu_s = 0.01;
   p.threads = 2;
   p.samples = 10;
   p.frames = {{"f", "/src/a.c", 3, "/bin/a", false, true}};

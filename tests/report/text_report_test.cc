@@ -212,6 +212,26 @@ TEST(TextReport, TopZeroListsEverythingAndTopLimits) {
       << two;
 }
 
+// The header says what the profiler's own threads cost, summed over the
+// processes that measured it; nothing when none did.
+TEST(TextReport, HeaderSaysTheProfilersCpuWhenKnown) {
+  Profile p = typical();
+  EXPECT_EQ(render(p).find("profiler "), std::string::npos);
+  ASSERT_FALSE(p.processes.empty());
+  p.processes[0].cpu_s = 2.5;
+  p.processes[0].profiler_cpu_s = 0.0125;
+  profile::Process other = p.processes[0];
+  other.pid += 1;
+  other.cpu_s = 1.5;
+  other.profiler_cpu_s = 0.0075;
+  p.processes.push_back(other);
+  std::string text = render(p, {.width = 200});
+  EXPECT_NE(text.find("  profiler    its threads used 20.0 ms of CPU, 0.5% of "
+                      "the processes' 4.00 s"),
+            std::string::npos)
+      << text;
+}
+
 TEST(TextReport, DerivedWarningFollowsProfileWarningsOnce) {
   Profile p = no_scope();
   p.warnings.push_back(

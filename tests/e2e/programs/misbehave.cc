@@ -1,7 +1,9 @@
 // Programs that end badly or fight the profiler, one per argv[1] mode:
 //   segv | abort | thread-exit | fork | exec <path> | until-signal |
-//   hostile-signals
+//   hostile-signals | thread-names (prints the name of each of its threads
+//   but the main one, sorted: what a program that lists its threads sees)
 // Each burns CPU in burn() first, so there is something to sample.
+#include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -14,7 +16,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <thread>
+#include <vector>
+#include <algorithm>
 
 volatile uint64_t g_sink;
 volatile sig_atomic_t g_stop = 0;
@@ -38,6 +43,24 @@ __attribute__((noinline)) void burn(int ms) {
 
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "";
+  if (!strcmp(mode, "thread-names")) {
+    burn(300);
+    DIR* d = opendir("/proc/self/task");
+    std::vector<std::string> names;
+    while (dirent* e = d ? readdir(d) : nullptr) {
+      if (e->d_name[0] == '.' || atoi(e->d_name) == getpid()) continue;
+      std::string path = std::string("/proc/self/task/") + e->d_name + "/comm";
+      char name[32] = "";
+      if (FILE* f = fopen(path.c_str(), "r")) {
+        if (fgets(name, sizeof name, f) != nullptr) names.push_back(name);
+        fclose(f);
+      }
+    }
+    if (d) closedir(d);
+    std::sort(names.begin(), names.end());
+    for (const std::string& n : names) fputs(n.c_str(), stdout);
+    return 0;
+  }
   if (!strcmp(mode, "segv")) {
     burn(300);
     std::fflush(stdout);
