@@ -43,7 +43,8 @@ for w in $(acc_workloads); do
     fi
     b=$(acc_field "$ob" throughput); p=$(acc_field "$op" throughput)
     foreign+=("$(acc_field "$ob" foreign)")
-    own+=("$(awk '{ for (i = 1; i <= NF; ++i) {
+    # From the profile's process records (one line each).
+    own+=("$(awk '/"executable":/ { for (i = 1; i <= NF; ++i) {
                       if ($i ~ /^"cpu_s":/) { sub(/^"cpu_s":/, "", $i); c += $i }
                       if ($i ~ /^"profiler_cpu_s":/) { sub(/^"profiler_cpu_s":/, "", $i); o += $i } } }
                   END { printf "%.3f", (c > 0) ? 100 * o / c : 0 }' FS='[,}]' "$tmp/p.json")")
