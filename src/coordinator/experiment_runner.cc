@@ -187,12 +187,14 @@ std::vector<planner::Candidate> ExperimentRunner::candidates() {
   if (!functions_first() || !fixed_lines_.empty())
     return tier(config_.function_granularity);
   std::vector<planner::Candidate> out = tier(true);
-  std::vector<planner::Candidate> lines = tier(false);
+  std::vector<uint32_t> line_ids;
+  std::vector<planner::Candidate> lines = tier(false, &line_ids);
   const auto& lf = line_functions();
-  for (planner::Candidate& c : lines) {
-    uint32_t id = region_ids_[c.region];
+  for (size_t k = 0; k < lines.size(); ++k) {
+    planner::Candidate& c = lines[k];
+    uint32_t id = line_ids[k];
     if (id < lf.size())
-      for (uint32_t f : lf[id]) c.parents.push_back(region_key(f, true));
+      for (uint32_t f : lf[id]) c.parents.push_back(key_of(f, true));
     // A line with no function is a top-tier region of its own.
     out.push_back(std::move(c));
   }
@@ -215,7 +217,8 @@ bool ExperimentRunner::functions_first() {
   return granularity_ == planner::GranularityChoice::kFunctionsFirst;
 }
 
-std::vector<planner::Candidate> ExperimentRunner::tier(bool by_function) {
+std::vector<planner::Candidate> ExperimentRunner::tier(
+    bool by_function, std::vector<uint32_t>* ids_out) {
   std::vector<uint32_t> ids;
   if (!fixed_lines_.empty()) {
     // With --granularity function, --fixed-line names a line of the
@@ -242,25 +245,70 @@ std::vector<planner::Candidate> ExperimentRunner::tier(bool by_function) {
   }
   // Selections with the same key (one source line in two binaries) are one
   // region for the planner and the analysis; the most sampled stands for it.
-  std::map<std::string, planner::Candidate> by_key;
-  std::map<std::string, uint64_t> best;
+  std::unordered_map<uint32_t, size_t> slot;  // key group -> index in out
+  std::vector<planner::Candidate> out;
+  std::vector<uint32_t> chosen;  // the selection standing for out[k]
+  std::vector<uint32_t> groups;  // out[k]'s key group
+  std::vector<uint64_t> best;
   for (uint32_t id : ids) {
     uint64_t s =
         by_function ? catalog_.function_samples(id) : catalog_.line_samples(id);
     // A fixed line is a candidate before it has samples.
     if (!fixed_lines_.empty()) s += 1;
-    std::string key = region_key(id, by_function);
-    planner::Candidate& c = by_key[key];
-    c.region = key;
-    c.samples += s;
-    if (s > best[key]) {
-      region_ids_[key] = id;
-      best[key] = s;
+    uint32_t group = group_of(id, by_function);
+    auto [it, added] = slot.try_emplace(group, out.size());
+    if (added) {
+      out.push_back(planner::Candidate{});
+      out.back().region = key_of(id, by_function);
+      chosen.push_back(id);
+      groups.push_back(group);
+      best.push_back(0);
+    }
+    size_t k = it->second;
+    out[k].samples += s;
+    if (s > best[k]) {
+      chosen[k] = id;
+      best[k] = s;
     }
   }
-  std::vector<planner::Candidate> out;
-  for (auto& [key, c] : by_key) out.push_back(std::move(c));
-  return out;
+  // In the catalog's order of their groups (deterministic and the same
+  // from one experiment to the next; the planner's choices among equals
+  // follow it).
+  std::vector<size_t> order(out.size());
+  for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::sort(order.begin(), order.end(),
+            [&](size_t x, size_t y) { return groups[x] < groups[y]; });
+  std::vector<planner::Candidate> sorted;
+  sorted.reserve(out.size());
+  if (ids_out != nullptr) ids_out->clear();
+  for (size_t k : order) {
+    region_ids_[out[k].region] = chosen[k];
+    if (ids_out != nullptr) ids_out->push_back(chosen[k]);
+    sorted.push_back(std::move(out[k]));
+  }
+  return sorted;
+}
+
+const std::string& ExperimentRunner::key_of(uint32_t selection,
+                                            bool by_function) {
+  KeyTable& kt = by_function ? function_keys_ : line_keys_;
+  if (kt.keys.empty()) {
+    size_t n = by_function ? catalog_.function_count() : catalog_.size();
+    kt.keys.resize(n);
+    kt.group.assign(n, kNoGroup);
+  }
+  std::string& key = kt.keys[selection];
+  if (key.empty()) key = region_key(selection, by_function);
+  return key;
+}
+
+uint32_t ExperimentRunner::group_of(uint32_t selection, bool by_function) {
+  const std::string& key = key_of(selection, by_function);
+  KeyTable& kt = by_function ? function_keys_ : line_keys_;
+  uint32_t& group = kt.group[selection];
+  if (group == kNoGroup)
+    group = kt.first.try_emplace(key, selection).first->second;
+  return group;
 }
 
 bool ExperimentRunner::choose_by_samples(uint32_t* id, bool* by_function) {

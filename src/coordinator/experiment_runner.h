@@ -13,6 +13,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "coordinator/control_listener.h"
@@ -68,7 +69,24 @@ class ExperimentRunner {
   // functions and the sampled lines with their functions as parents (P6).
   // Fills region_ids_.
   std::vector<planner::Candidate> candidates();
-  std::vector<planner::Candidate> tier(bool by_function);
+  // One tier's candidates, in key order; `ids` (optional) gets the
+  // selection that stands for each.
+  std::vector<planner::Candidate> tier(bool by_function,
+                                       std::vector<uint32_t>* ids = nullptr);
+  // A selection's region key, and the first selection seen with the same
+  // key (one source line in two binaries is one region): each made once,
+  // when first asked for, since the catalog does not change under a runner
+  // and candidates() needs them for every sampled selection before every
+  // experiment (issue 11: building the keys and a map of them anew each
+  // time cost ~1.5 ms per experiment on zstd).
+  struct KeyTable {
+    std::vector<std::string> keys;  // "" until made
+    std::vector<uint32_t> group;    // kNoGroup until made
+    std::unordered_map<std::string, uint32_t> first;
+  };
+  static constexpr uint32_t kNoGroup = ~0u;
+  const std::string& key_of(uint32_t selection, bool by_function);
+  uint32_t group_of(uint32_t selection, bool by_function);
   // Whether functions are planned first: --granularity auto, or adaptive
   // once the samples spread over more lines than a plan reaches
   // (planner/granularity_choice.h).
@@ -110,7 +128,8 @@ class ExperimentRunner {
   runtime::DelayEngine& engine_;
   std::mt19937_64 rng_;
   std::vector<uint32_t> fixed_lines_;
-  std::map<std::string, uint32_t> region_ids_;         // key -> selection
+  std::unordered_map<std::string, uint32_t> region_ids_;  // key -> selection
+  KeyTable line_keys_, function_keys_;                    // see key_table()
   std::vector<std::vector<uint32_t>> line_functions_;  // see line_functions()
   planner::GranularityChoice granularity_ =
       planner::GranularityChoice::kUndecided;  // adaptive's choice
