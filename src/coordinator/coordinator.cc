@@ -46,6 +46,11 @@ void note(const std::string& text) {
   io_lock().unlock();
 }
 
+// How often a first process without code of its own (a shell) looks for
+// newly started programs: the coordinator waits 100 ms more for the others
+// of a pipeline anyway, and each look wakes a thread (issue 11).
+constexpr long kRegistrationPollMs = 50;
+
 void sleep_ms(long ms) {
   timespec ts{ms / 1000, (ms % 1000) * 1000000};
   nanosleep(&ts, nullptr);
@@ -76,7 +81,7 @@ void* watch_registrations(void* arg) {
       wake_sleeping_runners();
       break;
     }
-    sleep_ms(20);
+    sleep_ms(kRegistrationPollMs);
   }
   runtime::note_runtime_thread_end();
   return nullptr;
@@ -100,7 +105,7 @@ void run_for_started_programs(const symbols::ScopeMatcher& scope,
   bool said_full = false;
   while (!__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE)) {
     if (registered_images(*t).size() == covered.size()) {
-      sleep_ms(20);
+      sleep_ms(kRegistrationPollMs);
       continue;
     }
     // The programs of one pipeline or `a & b` start together: give the
@@ -140,7 +145,7 @@ void run_for_started_programs(const symbols::ScopeMatcher& scope,
     // be gone with the next: wait for one.
     while (!problem.empty() && !__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE) &&
            registered_images(*t).size() == covered.size())
-      sleep_ms(20);
+      sleep_ms(kRegistrationPollMs);
   }
   if (!problem.empty()) note(problem);
 }

@@ -1,6 +1,8 @@
 // line_catalog.cc: see line_catalog.h.
 #include "coordinator/line_catalog.h"
 
+#include <linux/futex.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,6 +12,7 @@
 #include <sstream>
 
 #include "runtime/shared_tree.h"
+#include "runtime/signal_safe.h"
 #include "symbols/module.h"
 #include "symbols/symbolizer.h"
 
@@ -271,6 +274,9 @@ void LineCatalog::publish_generation() const {
                                     uint32_t(modules_.size()));
   runtime::publish_address_table(table_ptr_);
   __atomic_add_fetch(&t->table_generation, 1u, __ATOMIC_RELEASE);
+  // Every image's follower sleeps on the word (shared_tree_follow.cc).
+  runtime::raw_syscall(SYS_futex, long(&t->table_generation), FUTEX_WAKE,
+                       0x7fffffff);
 }
 
 std::vector<uint32_t> LineCatalog::find(const std::string& file,

@@ -7,9 +7,11 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,6 +22,7 @@
 #include "runtime/real_functions.h"
 #include "runtime/runtime.h"
 #include "runtime/shared_tree.h"
+#include "runtime/signal_safe.h"
 
 namespace andweorc::runtime {
 namespace {
@@ -173,9 +176,12 @@ bool g_following = false;
 // Waits for the coordinator's table (it may still be reading DWARF when
 // this image starts), then publishes its translation here. Under
 // coordinator_state 3 it registers this image's executable first and
-// then translates each new table for as long as the image runs (every 20
-// ms: a selection of a newer table matches nothing here meanwhile, see
-// AddressTable::generation).
+// then translates each new table for as long as the image runs: it sleeps
+// on table_generation, which the coordinator bumps and wakes at each new
+// table (a selection of a newer table matches nothing here meanwhile, see
+// AddressTable::generation). It used to look every 20 ms, in every process
+// of the tree, for the whole run (issue 11: each wake-up takes a core from
+// the program for a moment).
 void follow_until_done() {
   TreeSegment* t = tree();
   bool registered = false;
@@ -186,12 +192,24 @@ void follow_until_done() {
       register_executable(t);  // once per executable: a fork child's is there
       registered = true;
     }
+    // Read before translating: a table published after this read changes
+    // the word, and the wait below returns at once.
+    uint32_t generation =
+        __atomic_load_n(&t->table_generation, __ATOMIC_ACQUIRE);
     const AddressTable* before = g_seen;
     if (const AddressTable* mine = translate_current(t, &g_seen))
       publish_address_table(mine);
     if (state != 3 && g_seen != before) return;  // one table for good
     if (state != 3 && i >= 60 * 200) return;     // 60 s at most
-    timespec ts{0, (state == 3 ? 20 : 5) * 1000 * 1000};
+    if (state == 3) {
+      // Shared (not FUTEX_PRIVATE): the word is in memory the tree shares.
+      // A second at most, should a wake-up ever be missed.
+      timespec ts{1, 0};
+      raw_syscall(SYS_futex, long(&t->table_generation), FUTEX_WAIT,
+                  long(generation), long(&ts));
+      continue;
+    }
+    timespec ts{0, 5 * 1000 * 1000};
     nanosleep(&ts, nullptr);
   }
 }
