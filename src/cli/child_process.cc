@@ -121,20 +121,6 @@ bool read_proc_entry(long pid, ProcEntry* out) {
   return true;
 }
 
-// The numbers in a directory (/proc, /proc/N/task).
-std::vector<long> numbered_entries(const char* dir) {
-  std::vector<long> out;
-  DIR* d = opendir(dir);
-  if (d == nullptr) return out;
-  while (dirent* e = readdir(d)) {
-    char* end = nullptr;
-    long n = std::strtol(e->d_name, &end, 10);
-    if (n > 0 && *end == '\0') out.push_back(n);
-  }
-  closedir(d);
-  return out;
-}
-
 // Every process on the machine: what the tree is found in when the kernel
 // has no /proc/N/task/T/children files (CONFIG_PROC_CHILDREN).
 std::vector<ProcEntry> all_processes() {
@@ -200,6 +186,19 @@ std::vector<ProcEntry> descendants() {
 }
 
 }  // namespace
+
+std::vector<long> numbered_entries(const char* dir) {
+  std::vector<long> out;
+  DIR* d = opendir(dir);
+  if (d == nullptr) return out;
+  while (dirent* e = readdir(d)) {
+    char* end = nullptr;
+    long n = std::strtol(e->d_name, &end, 10);
+    if (n > 0 && *end == '\0') out.push_back(n);
+  }
+  closedir(d);
+  return out;
+}
 
 std::vector<int> program_tree_pids() {
   std::vector<ProcEntry> procs = descendants();

@@ -48,6 +48,9 @@ int running_child_pid();
 // and orphans we reap as subreaper included; not daemons that left for a
 // session of their own.
 std::vector<int> program_tree_pids();
+// The numbered entries of a directory: /proc's processes, /proc/N/task's
+// threads. Empty when it cannot be read (the process is gone).
+std::vector<long> numbered_entries(const char* dir);
 // Sends `sig` to each of them: how `run` stops the program (--until-stable,
 // --max-time): the direct child alone left a prefork server's workers
 // running, and the tool waited for them until the descendant wait ran out.

@@ -1,7 +1,6 @@
 // cpu_wait_monitor.cc: see cpu_wait_monitor.h.
 #include "cli/cpu_wait_monitor.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -20,23 +19,10 @@ namespace {
 constexpr double kWarnShare = 0.20;
 constexpr uint64_t kMinCpuNs = 1000000000;
 
-std::vector<int> task_ids(int pid) {
-  std::vector<int> out;
-  std::string dir = "/proc/" + std::to_string(pid) + "/task";
-  DIR* d = opendir(dir.c_str());
-  if (d == nullptr) return out;
-  while (dirent* e = readdir(d)) {
-    int tid = std::atoi(e->d_name);
-    if (tid > 0) out.push_back(tid);
-  }
-  closedir(d);
-  return out;
-}
-
 // The text of a thread's schedstat file ("" when it is gone).
-std::string schedstat(int pid, int tid) {
+std::string schedstat(int pid, long tid) {
   char path[96], buf[128];
-  std::snprintf(path, sizeof path, "/proc/%d/task/%d/schedstat", pid, tid);
+  std::snprintf(path, sizeof path, "/proc/%d/task/%ld/schedstat", pid, tid);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return "";
   ssize_t n = read(fd, buf, sizeof buf - 1);
@@ -91,10 +77,11 @@ void CpuWaitMonitor::loop(int period_ms) {
 void CpuWaitMonitor::poll() {
   uint64_t cpu_add = 0, wait_add = 0;
   for (int pid : program_tree_pids()) {
-    for (int tid : task_ids(pid)) {
+    const std::string dir = "/proc/" + std::to_string(pid) + "/task";
+    for (long tid : numbered_entries(dir.c_str())) {
       uint64_t cpu = 0, wait = 0;
       if (!parse_schedstat(schedstat(pid, tid), &cpu, &wait)) continue;
-      auto& last = last_[{pid, tid}];
+      auto& last = last_[{pid, int(tid)}];
       // A reused tid starts again from 0: count what it has.
       if (cpu < last.first || wait < last.second) last = {0, 0};
       cpu_add += cpu - last.first;
