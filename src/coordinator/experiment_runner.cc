@@ -1,8 +1,6 @@
 // experiment_runner.cc: see experiment_runner.h.
 #include "coordinator/experiment_runner.h"
 
-#include <linux/futex.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -347,17 +345,13 @@ bool ExperimentRunner::sleep_unless_stopped(uint64_t ns, const bool* stop,
     if (now >= end) return true;
     uint64_t slice = std::min<uint64_t>(
         end - now, controls_.listener != nullptr ? kControlSliceNs : kSliceNs);
-    timespec ts{time_t(slice / 1000000000u), long(slice % 1000000000u)};
-    // Straight to the kernel: libc's syscall() is interposed by the runtime.
-    runtime::raw_syscall(SYS_futex, long(&g_wake_word), FUTEX_WAIT_PRIVATE,
-                         long(seen), long(&ts));
+    runtime::futex_wait(&g_wake_word, seen, slice, /*shared=*/false);
   }
 }
 
 void wake_sleeping_runners() {
   __atomic_add_fetch(&g_wake_word, 1, __ATOMIC_ACQ_REL);
-  runtime::raw_syscall(SYS_futex, long(&g_wake_word), FUTEX_WAKE_PRIVATE,
-                       0x7fffffff);
+  runtime::futex_wake_all(&g_wake_word, /*shared=*/false);
 }
 
 void ExperimentRunner::record(const Running& r, uint64_t end, uint64_t delay,

@@ -1,8 +1,6 @@
 // line_catalog.cc: see line_catalog.h.
 #include "coordinator/line_catalog.h"
 
-#include <linux/futex.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -275,8 +273,7 @@ void LineCatalog::publish_generation() const {
   runtime::publish_address_table(table_ptr_);
   __atomic_add_fetch(&t->table_generation, 1u, __ATOMIC_RELEASE);
   // Every image's follower sleeps on the word (shared_tree_follow.cc).
-  runtime::raw_syscall(SYS_futex, long(&t->table_generation), FUTEX_WAKE,
-                       0x7fffffff);
+  runtime::futex_wake_all(&t->table_generation, /*shared=*/true);
 }
 
 std::vector<uint32_t> LineCatalog::find(const std::string& file,

@@ -1,11 +1,9 @@
 // collector.cc: see collector.h.
 #include "runtime/collector.h"
 
-#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -65,10 +63,8 @@ void* collector_main(void*) {
       // The word is read before the flag: a stop in between changes it,
       // and the wait returns at once.
       uint32_t seen = __atomic_load_n(&g_sleep_word, __ATOMIC_ACQUIRE);
-      timespec ts{0, kPeriodNs};
       if (!__atomic_load_n(&g_stop, __ATOMIC_ACQUIRE))
-        raw_syscall(SYS_futex, long(&g_sleep_word), FUTEX_WAIT_PRIVATE,
-                    long(seen), long(&ts));
+        futex_wait(&g_sleep_word, seen, kPeriodNs, /*shared=*/false);
     }
     // Only experiments use the CPU shares (the table exists only then).
     if (address_table() != nullptr) update_contention(g_contention);
@@ -129,7 +125,7 @@ void collector_stop() {
   // request for fresh totals: the other processes' collectors answer an
   // extra request, harmless.
   __atomic_add_fetch(&g_sleep_word, 1, __ATOMIC_ACQ_REL);
-  raw_syscall(SYS_futex, long(&g_sleep_word), FUTEX_WAKE_PRIVATE, 1);
+  futex_wake_all(&g_sleep_word, /*shared=*/false);
   if (TreeSegment* t = tree()) tree_request_totals(t, int32_t(getpid()), 0);
   if (!pthread_equal(pthread_self(), g_thread)) pthread_join(g_thread, nullptr);
   g_running = false;

@@ -224,8 +224,6 @@ struct EndRecord {
 struct CostRecord {
   uint64_t process_cpu_ns;
   uint64_t runtime_cpu_ns;
-  uint32_t runtime_threads;  // how many of the profiler's threads it counts
-  uint32_t reserved;
 };
 
 inline constexpr uint32_t padded8(uint32_t n) { return (n + 7u) & ~7u; }

@@ -408,18 +408,7 @@ struct OwnThread {
 OwnThread g_own[kOwnThreads];
 // CPU time of ended threads whose slots were taken again (attach cycles).
 uint64_t g_own_reused_cpu_ns = 0;
-uint32_t g_own_reused = 0;
 
-uint64_t thread_cpu_now_ns(clockid_t clock) {
-  timespec ts{};
-  if (raw_syscall(SYS_clock_gettime, clock, long(&ts)) != 0) return 0;
-  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
-}
-
-// The CPU-time clock of another thread of this process (what
-// pthread_getcpuclockid makes from a pthread_t: the kernel's encoding of
-// a thread's scheduler clock).
-clockid_t thread_cpu_clock(int tid) { return clockid_t((~tid << 3) | 6); }
 }  // namespace
 
 void note_runtime_thread(const char* name) {
@@ -430,11 +419,10 @@ void note_runtime_thread(const char* name) {
     // Empty, or a thread of ours that has exited (joined at a detach).
     if (slot == 0 || raw_syscall(SYS_tgkill, g_pid, slot, 0) != 0) {
       // (A fork child finds its parent's threads here: none ended here.)
-      if (uint64_t ended = __atomic_load_n(&g_own[i].cpu_ns, __ATOMIC_ACQUIRE);
-          slot != 0 && ended > 0) {
-        __atomic_add_fetch(&g_own_reused_cpu_ns, ended, __ATOMIC_RELAXED);
-        __atomic_add_fetch(&g_own_reused, 1, __ATOMIC_RELAXED);
-      }
+      if (slot != 0)
+        __atomic_add_fetch(&g_own_reused_cpu_ns,
+                           __atomic_load_n(&g_own[i].cpu_ns, __ATOMIC_ACQUIRE),
+                           __ATOMIC_RELAXED);
       __atomic_store_n(&g_own[i].cpu_ns, 0, __ATOMIC_RELEASE);
       __atomic_store_n(&g_own[i].tid, tid, __ATOMIC_RELEASE);
       return;
@@ -444,27 +432,24 @@ void note_runtime_thread(const char* name) {
 
 void note_runtime_thread_end() {
   int tid = current_tid();
-  uint64_t cpu = thread_cpu_now_ns(CLOCK_THREAD_CPUTIME_ID);
+  uint64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
   for (int i = 0; i < kOwnThreads; ++i)
     if (__atomic_load_n(&g_own[i].tid, __ATOMIC_ACQUIRE) == tid)
       __atomic_store_n(&g_own[i].cpu_ns, cpu > 0 ? cpu : 1, __ATOMIC_RELEASE);
 }
 
-uint64_t runtime_threads_cpu(uint32_t* threads) {
+uint64_t runtime_threads_cpu() {
   uint64_t sum = __atomic_load_n(&g_own_reused_cpu_ns, __ATOMIC_RELAXED);
-  uint32_t n = __atomic_load_n(&g_own_reused, __ATOMIC_RELAXED);
   for (int i = 0; i < kOwnThreads; ++i) {
     int tid = __atomic_load_n(&g_own[i].tid, __ATOMIC_ACQUIRE);
     if (tid == 0) continue;
     uint64_t cpu = __atomic_load_n(&g_own[i].cpu_ns, __ATOMIC_ACQUIRE);
     // Running: its clock. A thread that ended meanwhile stored its time
     // first; one that ended without a word has no clock left (0).
-    if (cpu == 0) cpu = thread_cpu_now_ns(thread_cpu_clock(tid));
+    if (cpu == 0) cpu = clock_ns(thread_cpu_clock(tid));
     if (cpu == 0) cpu = __atomic_load_n(&g_own[i].cpu_ns, __ATOMIC_ACQUIRE);
     sum += cpu;
-    n += cpu > 0;
   }
-  *threads = n;
   return sum;
 }
 
@@ -536,8 +521,8 @@ void write_final_records() {
   probes_write_final_note();
   raw_write_maps();
   raw::CostRecord cost{};
-  cost.process_cpu_ns = thread_cpu_now_ns(CLOCK_PROCESS_CPUTIME_ID);
-  cost.runtime_cpu_ns = runtime_threads_cpu(&cost.runtime_threads);
+  cost.process_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+  cost.runtime_cpu_ns = runtime_threads_cpu();
   raw_write(raw::kCost, &cost, sizeof cost);
   raw::EndRecord end{monotonic_ns()};
   raw_write(raw::kEnd, &end, sizeof end);

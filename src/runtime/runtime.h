@@ -74,9 +74,8 @@ void note_runtime_thread(const char* name);
 // runtime_threads_cpu (a thread that ends without saying so is not
 // counted).
 void note_runtime_thread_end();
-// CPU time of the runtime's threads so far (ended and running ones), ns;
-// *threads is set to how many it counted.
-uint64_t runtime_threads_cpu(uint32_t* threads);
+// CPU time of the runtime's threads so far (ended and running ones), ns.
+uint64_t runtime_threads_cpu();
 bool is_runtime_thread(int tid);
 // True when `andweorc run` started this runtime (records go to its
 // directory and its coordinator may be running experiments).

@@ -129,17 +129,8 @@ uint32_t tree_wait_for_request(TreeSegment* t, uint64_t ns) {
   if (mine != nullptr &&
       __atomic_load_n(&mine->served, __ATOMIC_ACQUIRE) != seen)
     return seen;
-  timespec ts{time_t(ns / 1000000000u), long(ns % 1000000000u)};
-  // Shared (not FUTEX_PRIVATE): the word is in memory the tree shares.
-  // Straight to the kernel: libc's syscall() is interposed by us.
-  register long timeout asm("r10") = long(&ts);
-  long ret;
-  asm volatile("syscall"
-               : "=a"(ret)
-               : "a"(long(SYS_futex)), "D"(long(&t->publish_request)),
-                 "S"(long(FUTEX_WAIT)), "d"(long(seen)), "r"(timeout)
-               : "rcx", "r11", "memory");
-  (void)ret;  // woken, timed out, or the word changed: all mean "look"
+  // Woken, timed out, or the word changed: all mean "look".
+  futex_wait(&t->publish_request, seen, ns, /*shared=*/true);
   return __atomic_load_n(&t->publish_request, __ATOMIC_ACQUIRE);
 }
 
@@ -153,7 +144,7 @@ ANDWEORC_SIGNAL_SAFE void tree_served(TreeSegment* t, uint32_t n, bool final) {
 int tree_request_totals(TreeSegment* t, int32_t self_pid,
                         uint64_t max_wait_ns) {
   uint32_t n = __atomic_add_fetch(&t->publish_request, 1, __ATOMIC_ACQ_REL);
-  raw_syscall(SYS_futex, long(&t->publish_request), FUTEX_WAKE, 0x7fffffff);
+  futex_wake_all(&t->publish_request, /*shared=*/true);
   uint64_t deadline = monotonic_ns() + max_wait_ns;
   for (;;) {
     int waiting = 0;

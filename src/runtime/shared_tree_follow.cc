@@ -7,11 +7,9 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -202,11 +200,9 @@ void follow_until_done() {
     if (state != 3 && g_seen != before) return;  // one table for good
     if (state != 3 && i >= 60 * 200) return;     // 60 s at most
     if (state == 3) {
-      // Shared (not FUTEX_PRIVATE): the word is in memory the tree shares.
       // A second at most, should a wake-up ever be missed.
-      timespec ts{1, 0};
-      raw_syscall(SYS_futex, long(&t->table_generation), FUTEX_WAIT,
-                  long(generation), long(&ts));
+      futex_wait(&t->table_generation, generation, 1000000000,
+                 /*shared=*/true);
       continue;
     }
     timespec ts{0, 5 * 1000 * 1000};

@@ -3,6 +3,7 @@
 #ifndef ANDWEORC_RUNTIME_SIGNAL_SAFE_H_
 #define ANDWEORC_RUNTIME_SIGNAL_SAFE_H_
 
+#include <linux/futex.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/syscall.h>
@@ -47,6 +48,39 @@ ANDWEORC_SIGNAL_SAFE inline long raw_syscall(long n, long a = 0, long b = 0,
 
 ANDWEORC_SIGNAL_SAFE inline int current_tid() {
   return int(raw_syscall(SYS_gettid));
+}
+
+// A clock's time in ns, straight from the kernel; 0 when it cannot be read
+// (the clock of a thread that has ended).
+ANDWEORC_SIGNAL_SAFE inline uint64_t clock_ns(clockid_t clock) {
+  timespec ts{};
+  if (raw_syscall(SYS_clock_gettime, clock, long(&ts)) != 0) return 0;
+  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+}
+
+// The CPU-time clock of thread `tid` of this process, as glibc's
+// pthread_getcpuclockid makes it (the kernel's MAKE_THREAD_CPUCLOCK with
+// CPUCLOCK_SCHED): for a thread other than the caller, whose pthread_t we
+// do not have.
+ANDWEORC_SIGNAL_SAFE inline clockid_t thread_cpu_clock(int tid) {
+  constexpr clockid_t kPerThread = 4, kSched = 2;
+  return clockid_t((~clockid_t(tid) << 3) | kPerThread | kSched);
+}
+
+// Sleeps until *word is woken, no longer holds `seen`, or `ns` passed (the
+// caller looks again in every case). `shared`: the word is in memory other
+// processes map (the process tree's segment), else private to this one.
+ANDWEORC_SIGNAL_SAFE inline void futex_wait(uint32_t* word, uint32_t seen,
+                                            uint64_t ns, bool shared) {
+  timespec ts{time_t(ns / 1000000000u), long(ns % 1000000000u)};
+  raw_syscall(SYS_futex, long(word), shared ? FUTEX_WAIT : FUTEX_WAIT_PRIVATE,
+              long(seen), long(&ts));
+}
+
+// Wakes every thread sleeping on *word (futex_wait with the same `shared`).
+ANDWEORC_SIGNAL_SAFE inline void futex_wake_all(uint32_t* word, bool shared) {
+  raw_syscall(SYS_futex, long(word), shared ? FUTEX_WAKE : FUTEX_WAKE_PRIVATE,
+              0x7fffffff);
 }
 
 // Writes all of buf, retrying on EINTR and short writes. False on error.

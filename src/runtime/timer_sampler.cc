@@ -84,15 +84,6 @@ ANDWEORC_SIGNAL_SAFE bool timer_start_from_handler(ThreadState* s,
   return true;
 }
 
-// The CPU-time clock of thread `tid` of this process, as glibc's
-// pthread_getcpuclockid makes it (the kernel's MAKE_THREAD_CPUCLOCK with
-// CPUCLOCK_SCHED): for a thread other than the caller, whose pthread_t we
-// do not have.
-clockid_t thread_cpu_clock(int tid) {
-  constexpr clockid_t kPerThread = 4, kSched = 2;
-  return clockid_t((~clockid_t(tid) << 3) | kPerThread | kSched);
-}
-
 bool timer_start(ThreadState* s, uint64_t period_ns, int signal_number,
                  int* error) {
   timer_note_stack(s);

@@ -79,7 +79,6 @@ TEST(RawReader, ReadsTheProfilersCpuTime) {
   raw::CostRecord cost{};
   cost.process_cpu_ns = 2000000000;
   cost.runtime_cpu_ns = 15000000;
-  cost.runtime_threads = 2;
   f.record(raw::kCost, &cost, sizeof cost);
   RawProcess p;
   ASSERT_TRUE(parse_raw_bytes(f.bytes(), "new", &p, &error)) << error;
