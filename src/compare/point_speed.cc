@@ -157,10 +157,7 @@ std::optional<SpeedChange> compare_speeds(const SideSpeed& base,
   SpeedChange c;
   c.delta = next.log_mean - base.log_mean;
   c.se = std::sqrt(var);
-  double denom = base.var * base.var / std::max(base.dof, 1.0) +
-                 next.var * next.var / std::max(next.dof, 1.0);
-  c.dof = denom > 0 ? var * var / denom : 1;
-  if (!std::isfinite(c.dof) || c.dof < 1) c.dof = 1;
+  c.dof = experiments::welch_dof(base.var, base.dof, next.var, next.dof);
   double t = c.delta / c.se;
   c.p = std::clamp(2 * (1 - experiments::student_t_cdf(std::fabs(t), c.dof)),
                    0.0, 1.0);

@@ -214,8 +214,7 @@ std::optional<ImpactDelta> compare_impacts(const LineImpact& base,
   ImpactDelta d;
   d.delta = next.slope - base.slope;
   d.se = std::sqrt(var);
-  d.dof = var * var / (vb * vb / base.dof + vn * vn / next.dof);
-  if (!std::isfinite(d.dof) || d.dof < 1) d.dof = 1;
+  d.dof = experiments::welch_dof(vb, base.dof, vn, next.dof);
   d.t = d.delta / d.se;
   d.p = 2 * (1 - experiments::student_t_cdf(std::fabs(d.t), d.dof));
   d.p = std::clamp(d.p, 0.0, 1.0);

@@ -163,9 +163,7 @@ Welch welch_greater(const std::vector<double>& a,
     return w;
   }
   double na = static_cast<double>(a.size()), nb = static_cast<double>(b.size());
-  double denom = va * va / (na - 1) + vb * vb / (nb - 1);
-  w.dof = denom > 0 ? (va + vb) * (va + vb) / denom : 1;
-  if (!std::isfinite(w.dof) || w.dof < 1) w.dof = 1;
+  w.dof = experiments::welch_dof(va, na - 1, vb, nb - 1);
   w.p = 1 - experiments::student_t_cdf(w.diff / w.se, w.dof);
   return w;
 }

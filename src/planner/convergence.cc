@@ -105,8 +105,8 @@ void ConvergenceTracker::update() {
     if (!opt.eliminate_by_difference) return false;
     const double a = e.se * e.se, b = lead.se * lead.se;
     if (!(a + b > 0) || e.blocks < 2 || lead.blocks < 2) return false;
-    const double dof = (a + b) * (a + b) /
-                       (a * a / (e.blocks - 1) + b * b / (lead.blocks - 1));
+    const double dof =
+        experiments::welch_dof(a, e.blocks - 1, b, lead.blocks - 1);
     return lead.slope - e.slope >
            experiments::student_t_quantile(0.5 + opt.level / 2, dof) *
                std::sqrt(a + b);

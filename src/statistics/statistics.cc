@@ -158,6 +158,14 @@ double student_t_cdf(double t, double dof) {
   return t >= 0 ? 1.0 - tail : tail;
 }
 
+double welch_dof(double var_a, double dof_a, double var_b, double dof_b) {
+  double var = var_a + var_b;
+  double denom = var_a * var_a / std::max(dof_a, 1.0) +
+                 var_b * var_b / std::max(dof_b, 1.0);
+  double dof = denom > 0 ? var * var / denom : 1;
+  return std::isfinite(dof) && dof >= 1 ? dof : 1;
+}
+
 double student_t_quantile(double p, double dof) {
   if (!(p > 0 && p < 1) || !(dof > 0)) {
     return std::numeric_limits<double>::quiet_NaN();

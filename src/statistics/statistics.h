@@ -61,6 +61,12 @@ Estimate mean_response(const LineFit& fit, double x0, double level);
 double student_t_cdf(double t, double dof);
 double student_t_quantile(double p, double dof);
 
+// Welch-Satterthwaite degrees of freedom of var_a + var_b, two variance
+// estimates with dof_a and dof_b degrees of freedom (each taken as at least
+// 1): what a difference of two means or slopes is tested with. At least 1;
+// 1 when undefined.
+double welch_dof(double var_a, double dof_a, double var_b, double dof_b);
+
 // Standard normal quantile, 0 < p < 1.
 double normal_quantile(double p);
 

@@ -154,5 +154,17 @@ TEST(Normal, Quantiles) {
   EXPECT_NEAR(normal_quantile(0.1), -1.281551566, 1e-8);
 }
 
+// Welch-Satterthwaite: equal variances and dofs add their dofs; one
+// variance alone keeps its own; undefined (no variance) is 1.
+TEST(WelchDof, ByHand) {
+  EXPECT_DOUBLE_EQ(welch_dof(0.04, 10, 0.04, 10), 20);
+  EXPECT_DOUBLE_EQ(welch_dof(0.04, 7, 0, 30), 7);
+  EXPECT_DOUBLE_EQ(welch_dof(0, 5, 0, 5), 1);
+  // Between min(dof) and the sum otherwise.
+  double d = welch_dof(0.09, 4, 0.01, 20);
+  EXPECT_GT(d, 4);
+  EXPECT_LT(d, 24);
+}
+
 }  // namespace
 }  // namespace andweorc::experiments
