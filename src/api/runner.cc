@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
 #include <random>
 
@@ -61,7 +62,10 @@ const LineCatalog* catalog(const RunnerConfig& c, std::string* error) {
                                : c.binary_scope,
         c.source_scope.empty() ? symbols::default_source_scope()
                                : c.source_scope);
-    g_catalog = LineCatalog::build(scope, &g_catalog_notes).release();
+    // The line cache only when `andweorc run` (or the user) names one.
+    const char* cache = std::getenv("ANDWEORC_LINE_CACHE");
+    g_catalog = LineCatalog::build(scope, cache ? cache : "", &g_catalog_notes)
+                    .release();
     runtime::publish_address_table(g_catalog->table());
   }
   if (g_catalog->size() == 0) {

@@ -24,6 +24,7 @@
 #include "cli/detached_session.h"
 #include "cli/exit_codes.h"
 #include "cli/finish_guard.h"
+#include "cli/line_cache_prefill.h"
 #include "cli/live_options.h"
 #include "cli/probe_options.h"
 #include "cli/progress_display.h"
@@ -160,6 +161,12 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
     progress.emplace(mo);
   auto runtime_env = runtime_environment(o, *settings, runtime, data_dir);
   env.insert(env.begin(), runtime_env.begin(), runtime_env.end());
+  // Only the experiments' coordinator builds a line catalog.
+  if (!o.no_experiments)
+    if (std::string e =
+            prefill_line_cache(command[0], o.binary_scope, o.source_scope);
+        !e.empty())
+      env.push_back(e);
   for (auto& e : live_control_environment(live.get())) env.push_back(e);
   // Detached without --live: a control file all the same, for an `attach`
   // that follows the session later (attach_session.h).

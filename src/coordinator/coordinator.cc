@@ -121,9 +121,10 @@ void run_for_started_programs(const symbols::ScopeMatcher& scope,
       said_full = true;
     }
     std::vector<std::string> notes;
-    auto* catalog = LineCatalog::build_from_files(scope, covered, ++generation,
-                                                  &symbolizer, &notes)
-                        .release();  // its table is read until exit
+    auto* catalog =
+        LineCatalog::build_from_files(scope, covered, ++generation, &symbolizer,
+                                      g_config->line_cache, &notes)
+            .release();  // its table is read until exit
     for (const auto& n : notes)
       if (std::find(said.begin(), said.end(), n) == said.end()) {
         note(n);
@@ -161,7 +162,8 @@ void* coordinator_main(void*) {
   std::vector<std::string> notes;
   // The catalog and its table are used by signal handlers until exit: never
   // destroyed.
-  auto* catalog = LineCatalog::build(scope, &notes).release();
+  auto* catalog =
+      LineCatalog::build(scope, g_config->line_cache, &notes).release();
   for (const auto& n : notes) note(n);
   runtime::TreeSegment* tree = runtime::tree();
   bool started_programs =

@@ -39,6 +39,7 @@ CoordinatorConfig config_from_environment() {
   c.binary_scope = lines(env("ANDWEORC_BINARY_SCOPE"));
   c.source_scope = lines(env("ANDWEORC_SOURCE_SCOPE"));
   c.fixed_line = env("ANDWEORC_FIXED_LINE");
+  c.line_cache = env("ANDWEORC_LINE_CACHE");
   std::string speedup = env("ANDWEORC_FIXED_SPEEDUP");
   if (!speedup.empty())
     c.fixed_speedup = int(env_u64("ANDWEORC_FIXED_SPEEDUP", 0));

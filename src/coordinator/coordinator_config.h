@@ -19,12 +19,15 @@ struct CoordinatorConfig {
       binary_scope;  // ANDWEORC_BINARY_SCOPE, '\n'-separated
   std::vector<std::string> source_scope;  // ANDWEORC_SOURCE_SCOPE
   std::string fixed_line;                 // ANDWEORC_FIXED_LINE=FILE:LINE
-  int fixed_speedup = -1;                 // ANDWEORC_FIXED_SPEEDUP=PCT
-  bool end_to_end = false;                // ANDWEORC_END_TO_END=1
-  uint64_t experiment_ns = 200000000;     // ANDWEORC_EXPERIMENT_TIME_NS
-  uint64_t cooloff_ns = 10000000;         // ANDWEORC_COOLOFF_NS
-  uint64_t seed = 0;                      // ANDWEORC_SEED (0: from the clock)
-  bool function_granularity = false;      // ANDWEORC_GRANULARITY=function
+  // ANDWEORC_LINE_CACHE: the line cache's directory (symbols/line_cache.h),
+  // set by `andweorc run`; "" reads every object's DWARF in the program.
+  std::string line_cache;
+  int fixed_speedup = -1;              // ANDWEORC_FIXED_SPEEDUP=PCT
+  bool end_to_end = false;             // ANDWEORC_END_TO_END=1
+  uint64_t experiment_ns = 200000000;  // ANDWEORC_EXPERIMENT_TIME_NS
+  uint64_t cooloff_ns = 10000000;      // ANDWEORC_COOLOFF_NS
+  uint64_t seed = 0;                   // ANDWEORC_SEED (0: from the clock)
+  bool function_granularity = false;   // ANDWEORC_GRANULARITY=function
   // ANDWEORC_GRANULARITY=auto: functions first, then the lines of those
   // still in play (experiment_planner.h, P6).
   bool auto_granularity = false;

@@ -8,10 +8,13 @@
 #include <iterator>
 #include <map>
 #include <sstream>
+#include <unordered_map>
 
 #include "runtime/shared_tree.h"
 #include "runtime/signal_safe.h"
+#include "symbols/line_cache.h"
 #include "symbols/module.h"
+#include "symbols/module_lines.h"
 #include "symbols/symbolizer.h"
 
 namespace andweorc::coordinator {
@@ -54,6 +57,24 @@ symbols::Module* readable_module(symbols::Symbolizer* symbolizer,
   return mod;
 }
 
+// The in-scope lines of `mod`: from the line cache in `cache_dir` when it
+// has them, else from its DWARF, then saved there for the next run (best
+// effort: a cache that cannot be written costs the next run the DWARF
+// again, nothing else).
+symbols::ModuleLines lines_of(symbols::Module* mod,
+                              const symbols::ScopeMatcher& scope,
+                              const std::string& cache_dir) {
+  std::string path =
+      symbols::line_cache_path(cache_dir, mod->build_id(), scope);
+  symbols::ModuleLines lines;
+  std::string error;
+  if (!path.empty() && symbols::read_line_cache(path, &lines, &error))
+    return lines;
+  lines = symbols::in_scope_lines(mod, scope);
+  if (!path.empty()) symbols::write_line_cache(path, lines, &error);
+  return lines;
+}
+
 }  // namespace
 
 struct LineCatalog::PendingRange {
@@ -65,50 +86,35 @@ struct LineCatalog::PendingRange {
 // turns them into the catalog's table.
 class LineCatalog::Builder {
  public:
-  Builder(LineCatalog* cat, const symbols::ScopeMatcher& scope)
-      : cat_(cat), scope_(scope) {}
+  explicit Builder(LineCatalog* cat) : cat_(cat) {}
 
-  // The in-scope lines of `mod` placed at `bias` (runtime address = ELF
-  // vaddr + bias). `text`: the ELF vaddr ranges mapped executable (a range
-  // starting elsewhere is not there); nullptr: every line-table range.
-  void add(symbols::Module* mod, uint64_t bias,
-           const std::vector<std::pair<uint64_t, uint64_t>>* text) {
-    mod->for_each_line_range([&](std::string_view file, int line, uint64_t lo,
-                                 uint64_t hi) {
-      if (text != nullptr &&
-          !std::any_of(text->begin(), text->end(),
-                       [&](auto& t) { return lo >= t.first && lo < t.second; }))
-        return;
-      // The first in-scope frame of the inline chain at this address.
-      std::vector<symbols::Frame> chain = mod->lookup(lo);
-      const symbols::Frame* chosen = nullptr;
-      for (const auto& f : chain) {
-        if (f.line > 0 && scope_.source_matches(f.file)) {
-          chosen = &f;
-          break;
-        }
+  // One object's lines placed at `bias` (runtime address = ELF vaddr +
+  // bias). A line or function in several objects (a header inlined into a
+  // program and its library) is one line of the catalog.
+  void add(const symbols::ModuleLines& m, uint64_t bias) {
+    std::vector<uint32_t> line_id(m.lines.size(), kUnset);
+    std::vector<uint32_t> function_id(m.functions.size(), kUnset);
+    for (const auto& r : m.ranges) {
+      uint32_t& l = line_id[r.line];
+      if (l == kUnset) {
+        const auto& info = m.lines[r.line];
+        auto [it, added] = line_ids_.try_emplace(LineKey{info.file, info.line},
+                                                 uint32_t(cat_->lines_.size()));
+        if (added)
+          cat_->lines_.push_back(LineInfo{info.file, info.line, info.function});
+        l = it->second;
       }
-      if (chosen == nullptr) {
-        // The line table may know a line the inline index does not.
-        if (!scope_.source_matches(std::string(file))) return;
-        static const symbols::Frame kNone;
-        chosen = &kNone;
+      uint32_t& f = function_id[r.function];
+      if (f == kUnset) {
+        // A function's first line is the first line of its first range.
+        auto [it, added] = function_ids_.try_emplace(
+            m.functions[r.function], uint32_t(cat_->functions_.size()));
+        if (added)
+          cat_->functions_.push_back(FunctionInfo{m.functions[r.function], l});
+        f = it->second;
       }
-      std::string chosen_file =
-          chosen->line > 0 ? chosen->file : std::string(file);
-      int chosen_line = chosen->line > 0 ? chosen->line : line;
-      std::string written_in = chosen->function;
-      // The concrete function is the outermost frame of the inline chain.
-      std::string concrete = chain.empty() ? written_in : chain.back().function;
-      if (written_in.empty()) written_in = concrete;
-      auto key = std::make_pair(chosen_file, chosen_line);
-      auto [it, added] =
-          line_ids_.try_emplace(key, uint32_t(cat_->lines_.size()));
-      if (added)
-        cat_->lines_.push_back(LineInfo{chosen_file, chosen_line, written_in});
-      pending_.push_back(PendingRange{lo + bias, hi + bias, it->second,
-                                      function_id(concrete, it->second)});
-    });
+      pending_.push_back(PendingRange{r.lo + bias, r.hi + bias, l, f});
+    }
   }
 
   // Sort, drop overlaps (first wins), merge neighbours of the same line.
@@ -144,28 +150,33 @@ class LineCatalog::Builder {
   }
 
  private:
-  uint32_t function_id(const std::string& name, uint32_t line) {
-    auto [it, added] =
-        function_ids_.try_emplace(name, uint32_t(cat_->functions_.size()));
-    if (added) cat_->functions_.push_back(FunctionInfo{name, line});
-    return it->second;
-  }
+  static constexpr uint32_t kUnset = ~uint32_t(0);
+  struct LineKey {
+    std::string file;
+    int line;
+    bool operator==(const LineKey&) const = default;
+  };
+  struct LineKeyHash {
+    size_t operator()(const LineKey& k) const {
+      return std::hash<std::string>()(k.file) * 31 + size_t(k.line);
+    }
+  };
 
   LineCatalog* cat_;
-  const symbols::ScopeMatcher& scope_;
-  std::map<std::pair<std::string, int>, uint32_t> line_ids_;
-  std::map<std::string, uint32_t> function_ids_;
+  std::unordered_map<LineKey, uint32_t, LineKeyHash> line_ids_;
+  std::unordered_map<std::string, uint32_t> function_ids_;
   std::vector<PendingRange> pending_;
 };
 
 std::unique_ptr<LineCatalog> LineCatalog::build(
-    const symbols::ScopeMatcher& scope, std::vector<std::string>* notes) {
+    const symbols::ScopeMatcher& scope, const std::string& line_cache,
+    std::vector<std::string>* notes) {
   auto cat = std::unique_ptr<LineCatalog>(new LineCatalog());
   symbols::ProcessMaps maps =
       symbols::ProcessMaps::parse(read_file("/proc/self/maps"));
   std::string exe = self_executable();
   symbols::Symbolizer symbolizer;
-  Builder builder(cat.get(), scope);
+  Builder builder(cat.get());
   std::map<std::string, bool> done;
   for (const symbols::Mapping& m : maps.mappings()) {
     if (!m.executable || m.path.empty() || m.path[0] != '/') continue;
@@ -176,13 +187,7 @@ std::unique_ptr<LineCatalog> LineCatalog::build(
     // Runtime address = ELF vaddr + bias, from this executable mapping.
     uint64_t vaddr_at_start = 0;
     if (!mod->file_offset_to_vaddr(m.offset, &vaddr_at_start)) continue;
-    uint64_t bias = m.start - vaddr_at_start;
-    // All executable mappings of this file, in vaddr space.
-    std::vector<std::pair<uint64_t, uint64_t>> text;
-    for (const symbols::Mapping& other : maps.mappings())
-      if (other.executable && other.path == m.path)
-        text.emplace_back(other.start - bias, other.end - bias);
-    builder.add(mod, bias, &text);
+    builder.add(lines_of(mod, scope, line_cache), m.start - vaddr_at_start);
   }
   builder.finish(0);
   cat->move_to_tree();
@@ -192,9 +197,9 @@ std::unique_ptr<LineCatalog> LineCatalog::build(
 std::unique_ptr<LineCatalog> LineCatalog::build_from_files(
     const symbols::ScopeMatcher& scope, const std::vector<std::string>& paths,
     uint32_t generation, symbols::Symbolizer* symbolizer,
-    std::vector<std::string>* notes) {
+    const std::string& line_cache, std::vector<std::string>* notes) {
   auto cat = std::unique_ptr<LineCatalog>(new LineCatalog());
-  Builder builder(cat.get(), scope);
+  Builder builder(cat.get());
   std::vector<runtime::TreeModule> modules;
   for (size_t k = 0; k < paths.size(); ++k) {
     // MAIN is each process's main executable: each of these is one.
@@ -214,7 +219,7 @@ std::unique_ptr<LineCatalog> LineCatalog::build_from_files(
                        "matched in the processes that run it");
       continue;
     }
-    builder.add(mod, bias, nullptr);
+    builder.add(lines_of(mod, scope, line_cache), bias);
     modules.push_back(m);
   }
   builder.finish(generation);

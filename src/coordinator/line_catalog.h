@@ -1,11 +1,13 @@
 // line_catalog.h: the in-scope source lines of the running process and the
 // address table the signal handler uses to attribute samples to them.
 //
-// Built once, in the coordinator thread, from /proc/self/maps and DWARF
-// (src/symbols). Every code range of an in-scope binary maps to the first
-// in-scope frame of its inline chain: code inlined from a system header into
-// your function counts for the line in your function that called it. The
-// published runtime::AddressTable is immutable and lives until exit.
+// Built once, in the coordinator thread, from /proc/self/maps and each
+// in-scope object's lines (symbols/module_lines.h: from DWARF, or from the
+// line cache `andweorc run` fills before the program starts). Every code range
+// of an in-scope binary maps to the first in-scope frame of its inline chain:
+// code inlined from a system header into your function counts for the line in
+// your function that called it. The published runtime::AddressTable is
+// immutable and lives until exit.
 #ifndef ANDWEORC_COORDINATOR_LINE_CATALOG_H_
 #define ANDWEORC_COORDINATOR_LINE_CATALOG_H_
 
@@ -35,9 +37,12 @@ struct FunctionInfo {
 
 class LineCatalog {
  public:
-  // Reads the live process. `notes` receives sentences for the report (e.g.
-  // modules without debug info).
+  // Reads the live process. `line_cache`: the directory of the line cache
+  // (symbols/line_cache.h; "" for none), read instead of an object's DWARF
+  // when it has the object's lines. `notes` receives sentences for the
+  // report (e.g. modules without debug info).
   static std::unique_ptr<LineCatalog> build(const symbols::ScopeMatcher& scope,
+                                            const std::string& line_cache,
                                             std::vector<std::string>* notes);
 
   // A tree whose first process has no in-scope code (a shell: shared_tree.h,
@@ -48,7 +53,7 @@ class LineCatalog {
   static std::unique_ptr<LineCatalog> build_from_files(
       const symbols::ScopeMatcher& scope, const std::vector<std::string>& paths,
       uint32_t generation, symbols::Symbolizer* symbolizer,
-      std::vector<std::string>* notes);
+      const std::string& line_cache, std::vector<std::string>* notes);
   // Publishes a build_from_files table and its objects to the tree (the
   // exec'd images translate it). Does nothing without a tree or when the
   // table could not be put in its arena.

@@ -89,8 +89,8 @@ std::unique_ptr<Module> Module::open(const std::string& path,
       GElf_Phdr ph;
       if (gelf_getphdr(elf, static_cast<int>(i), &ph) != nullptr &&
           ph.p_type == PT_LOAD) {
-        m->loads_.push_back(
-            {ph.p_offset, ph.p_filesz, ph.p_memsz, ph.p_vaddr, ph.p_align});
+        m->loads_.push_back({ph.p_offset, ph.p_filesz, ph.p_memsz, ph.p_vaddr,
+                             ph.p_align, (ph.p_flags & PF_X) != 0});
       }
     }
   }
@@ -105,6 +105,26 @@ std::unique_ptr<Module> Module::open(const std::string& path,
 
 Module::~Module() {
   if (dwfl_ != nullptr) dwfl_end(dwfl_);
+}
+
+std::string Module::build_id() const {
+  const unsigned char* bits = nullptr;
+  GElf_Addr vaddr = 0;
+  int n = dwfl_module_build_id(mod_, &bits, &vaddr);
+  static const char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (int i = 0; i < n; ++i) {
+    hex += kHex[bits[i] >> 4];
+    hex += kHex[bits[i] & 15];
+  }
+  return hex;
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> Module::executable_ranges() const {
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  for (const Segment& s : loads_)
+    if (s.executable) out.emplace_back(s.vaddr, s.vaddr + s.memsz);
+  return out;
 }
 
 bool Module::file_offset_to_vaddr(uint64_t offset, uint64_t* vaddr) const {

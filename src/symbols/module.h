@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "symbols/inline_index.h"
@@ -34,6 +35,12 @@ class Module {
   const std::string& path() const { return path_; }
   // True when DWARF (in the file or a separate debug file) was found.
   bool has_dwarf() const { return dwarf_ != nullptr; }
+
+  // The GNU build-id in lower-case hex; "" when the file has none.
+  std::string build_id() const;
+  // The ELF vaddr ranges [lo, hi) of the executable PT_LOAD segments: where
+  // the loader maps code.
+  std::vector<std::pair<uint64_t, uint64_t>> executable_ranges() const;
 
   // File offset (as in /proc/pid/maps: address - start + offset) -> address
   // in the ELF's own vaddr space, through the PT_LOAD program headers.
@@ -99,6 +106,7 @@ class Module {
 
   struct Segment {
     uint64_t offset, filesz, memsz, vaddr, align;
+    bool executable;
   };
   std::vector<Segment> loads_;
 

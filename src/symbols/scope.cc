@@ -49,4 +49,11 @@ bool ScopeMatcher::source_matches(const std::string& file) const {
   return false;
 }
 
+std::string ScopeMatcher::source_key() const {
+  std::string key;
+  for (const auto& g : source_include_) key += "+" + g + '\n';
+  for (const auto& g : source_exclude_) key += "-" + g + '\n';
+  return key;
+}
+
 }  // namespace andweorc::symbols

@@ -25,6 +25,9 @@ class ScopeMatcher {
   bool binary_matches(const std::string& module,
                       const std::string& main_executable) const;
   bool source_matches(const std::string& file) const;
+  // The source globs as one string: equal for matchers that select the
+  // same sources (a cache key).
+  std::string source_key() const;
 
  private:
   std::vector<std::string> binary_;

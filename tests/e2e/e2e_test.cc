@@ -7,12 +7,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
 #include "profile/attribution.h"
 #include "profile/profile_json.h"
 #include "run_helpers.h"
+#include "symbols/line_cache.h"
 
 namespace andweorc::testing {
 namespace {
@@ -224,6 +226,46 @@ TEST_F(E2E, TheProfilersThreadsAreNamed) {
   RunResult r = run({}, {program("misbehave"), "thread-names"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "andweorc-coord\nandweorc-drain\n");
+}
+
+// `run` reads the program's DWARF into the line cache before it starts it
+// (symbols/line_cache.h), and the coordinator inside the program takes the
+// program's lines from there instead of its DWARF: a line only the cache
+// knows (the numbers moved by 1000 here) is one the experiments select.
+TEST_F(E2E, TheProgramsLinesComeFromTheLineCache) {
+  std::string cache = dir_ + "/cache";
+  struct Env {
+    explicit Env(const std::string& v) {
+      setenv("ANDWEORC_CACHE_DIR", v.c_str(), 1);
+    }
+    ~Env() { unsetenv("ANDWEORC_CACHE_DIR"); }
+  } env(cache);
+  int hot = line_of(source("causal_phases.cc"), "PHASE_A_LINE");
+  ASSERT_GT(hot, 0);
+  RunResult first =
+      run({"--fixed-line", "causal_phases.cc:" + std::to_string(hot),
+           "--experiment-time", "50ms"},
+          {program("causal_phases"), "serial", "400"});
+  ASSERT_EQ(first.status, 0) << first.err;
+  ASSERT_FALSE(load().experiments.empty());
+  std::vector<std::string> entries;
+  for (const auto& e : std::filesystem::directory_iterator(cache + "/lines"))
+    entries.push_back(e.path().string());
+  ASSERT_EQ(entries.size(), 1u);  // the program's, and no temporary file
+
+  symbols::ModuleLines lines;
+  std::string error;
+  ASSERT_TRUE(symbols::read_line_cache(entries[0], &lines, &error)) << error;
+  for (auto& l : lines.lines) l.line += 1000;
+  ASSERT_TRUE(symbols::write_line_cache(entries[0], lines, &error)) << error;
+  RunResult second =
+      run({"--fixed-line", "causal_phases.cc:" + std::to_string(hot + 1000),
+           "--experiment-time", "50ms"},
+          {program("causal_phases"), "serial", "400"});
+  ASSERT_EQ(second.status, 0) << second.err;
+  profile::Profile p = load();
+  ASSERT_FALSE(p.experiments.empty());
+  EXPECT_EQ(p.experiments[0].line, hot + 1000);
 }
 
 TEST_F(E2E, ForkedChildIsProfiledToo) {
