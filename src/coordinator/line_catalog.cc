@@ -91,7 +91,10 @@ class LineCatalog::Builder {
   // One object's lines placed at `bias` (runtime address = ELF vaddr +
   // bias). A line or function in several objects (a header inlined into a
   // program and its library) is one line of the catalog.
-  void add(const symbols::ModuleLines& m, uint64_t bias) {
+  void add(symbols::ModuleLines&& m, uint64_t bias) {
+    cat_->lines_.reserve(cat_->lines_.size() + m.lines.size());
+    pending_.reserve(pending_.size() + m.ranges.size());
+    line_ids_.reserve(line_ids_.size() + m.lines.size());
     std::vector<uint32_t> line_id(m.lines.size(), kUnset);
     std::vector<uint32_t> function_id(m.functions.size(), kUnset);
     for (const auto& r : m.ranges) {
@@ -119,8 +122,10 @@ class LineCatalog::Builder {
 
   // Sort, drop overlaps (first wins), merge neighbours of the same line.
   void finish(uint32_t generation) {
-    std::sort(pending_.begin(), pending_.end(),
-              [](auto& a, auto& b) { return a.lo < b.lo; });
+    // Each object's ranges come sorted: one object in scope needs no sort.
+    auto by_lo = [](auto& a, auto& b) { return a.lo < b.lo; };
+    if (!std::is_sorted(pending_.begin(), pending_.end(), by_lo))
+      std::stable_sort(pending_.begin(), pending_.end(), by_lo);
     auto& ranges = cat_->ranges_;
     for (const PendingRange& r : pending_) {
       uint64_t lo = r.lo;

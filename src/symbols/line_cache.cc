@@ -11,6 +11,7 @@
 #include "symbols/line_cache.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,8 +20,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <unordered_map>
 
 namespace andweorc::symbols {
@@ -188,13 +187,24 @@ bool write_line_cache(const std::string& path, const ModuleLines& lines,
 
 bool read_line_cache(const std::string& path, ModuleLines* out,
                      std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  // One read: the file is a few MB and read at the program's start.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0) {
     *error = "cannot open " + path + ": " + std::strerror(errno);
+    if (fd >= 0) ::close(fd);
     return false;
   }
-  std::string all((std::istreambuf_iterator<char>(in)),
-                  std::istreambuf_iterator<char>());
+  std::string all(size_t(st.st_size), '\0');
+  size_t got = 0;
+  while (got < all.size()) {
+    ssize_t n = ::read(fd, all.data() + got, all.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += size_t(n);
+  }
+  ::close(fd);
+  all.resize(got);
   Reader header(all.data(), std::min(all.size(), kHeader));
   char magic[8];
   uint32_t version = 0, zero = 0;

@@ -49,6 +49,10 @@ ModuleLines in_scope_lines(Module* mod, const ScopeMatcher& scope) {
     if (new_function) out.functions.push_back(std::move(concrete));
     out.ranges.push_back({lo, hi, l->second, f->second});
   });
+  // By address, as the catalog's table wants them (a program with one
+  // object in scope then needs no sort in the program).
+  std::stable_sort(out.ranges.begin(), out.ranges.end(),
+                   [](auto& a, auto& b) { return a.lo < b.lo; });
   return out;
 }
 

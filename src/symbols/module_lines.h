@@ -26,8 +26,7 @@ struct ModuleLines {
     std::string function;  // the function the line is written in
     bool operator==(const Line&) const = default;
   };
-  // [lo, hi) in ELF vaddr space, in line-table order (the catalog numbers
-  // functions in the order their first range comes).
+  // [lo, hi) in ELF vaddr space, sorted by lo (ties in line-table order).
   struct Range {
     uint64_t lo = 0, hi = 0;
     uint32_t line = 0;      // index into lines
