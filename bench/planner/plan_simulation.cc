@@ -65,7 +65,28 @@ std::vector<Shape> shapes() {
       {{"line\tm.c\t2708", t}, {"line\tm.c\t2740", t}, {"line\tm.c\t2750", t}},
       0.08,
       {t, "line\tm.c\t2708"}};
-  return {mc, lines("three-lines", 0.05, {{0.5, 500}, {0.25, 300}, {0.0, 300}}),
+  // zstd (2026-11-28, 60 s runs): one function at ~0.5 among 16 regions
+  // of 0-0.2, 13% noise per 200 ms experiment.
+  Shape zs = lines("zstd-like", 0.13,
+                   {{0.52, 900},
+                    {0.15, 600},
+                    {0.14, 500},
+                    {0.08, 400},
+                    {0.07, 400},
+                    {0.0, 300},
+                    {0.0, 300},
+                    {-0.05, 300},
+                    {-0.06, 300},
+                    {-0.09, 300},
+                    {0.05, 300},
+                    {0.0, 300},
+                    {0.02, 300},
+                    {0.1, 300},
+                    {0.0, 300},
+                    {0.03, 300}});
+  return {mc,
+          zs,
+          lines("three-lines", 0.05, {{0.5, 500}, {0.25, 300}, {0.0, 300}}),
           lines("0.4-vs-0.3", 0.05,
                 {{0.4, 500},
                  {0.3, 500},
@@ -90,15 +111,17 @@ struct Mode {
   const char* name;
   bool r4_time;
   bool r3_difference;
+  bool leader_allocation;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
   const int seeds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 100;
-  const Mode modes[] = {{"stop-34", false, false},
-                        {"+R4-time", true, false},
-                        {"+R3-diff", true, true}};
+  const Mode modes[] = {{"stop-34", false, false, false},
+                        {"+R4-time", true, false, false},
+                        {"+R3-diff", true, true, false},
+                        {"+P10", true, true, true}};
   std::printf(
       "%-15s %-9s %7s %5s %5s %7s %6s   (%d seeds, experiments of 200 ms)\n",
       "shape", "rules", "median", "p25", "p75", "stable", "right", seeds);
@@ -110,6 +133,7 @@ int main(int argc, char** argv) {
         PlannerOptions o;
         if (!mode.r4_time) o.convergence.stable_seconds = 1e18;
         o.convergence.eliminate_by_difference = mode.r3_difference;
+        o.leader_allocation = mode.leader_allocation;
         ExperimentPlanner p(o, uint64_t(seed));
         FakeProgram prog(shape.regions, 2000, shape.noise,
                          uint64_t(seed) * 7919);

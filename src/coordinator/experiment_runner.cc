@@ -132,6 +132,7 @@ planner::PlannerOptions ExperimentRunner::planner_options(
   o.initial_length_ns = c.experiment_ns;
   o.min_length_ns = shortest_experiment_ns(c);
   o.max_length_ns = kMaxLengthNs;
+  o.leader_allocation = c.leader_allocation;
   return o;
 }
 

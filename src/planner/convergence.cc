@@ -77,6 +77,11 @@ bool ConvergenceTracker::implausible(const std::string& region) const {
   return it != region_implausible_.end() && it->second;
 }
 
+double ConvergenceTracker::leader_weight(const std::string& region) const {
+  auto it = region_leader_weight_.find(region);
+  return it == region_leader_weight_.end() ? 1.0 : it->second;
+}
+
 int ConvergenceTracker::blocks(const std::string& region) const {
   auto it = region_blocks_.find(region);
   return it == region_blocks_.end() ? 0 : it->second;
@@ -90,6 +95,7 @@ void ConvergenceTracker::update() {
   region_in_play_.clear();
   region_significant_.clear();
   region_implausible_.clear();
+  region_leader_weight_.clear();
   functions_settled_ = true;
   line_leader_significant_ = false;
   for (const auto& [region, n] : region_blocks_)
@@ -226,6 +232,7 @@ void ConvergenceTracker::update() {
       te.leader = leader_name;
       te.significant = lead != nullptr && pe.sig[leader_name];
       bool resolved = true;
+      int rivals = 0;  // in play, not the leader
       te.spread = true;
       for (const std::string* region : regions) {
         const SlopeEstimate& e = pe.est[*region];
@@ -242,11 +249,20 @@ void ConvergenceTracker::update() {
         if (!below_useful && !orphan) te.flat = false;
         if (playing && e.blocks < opt.spread_blocks) te.spread = false;
         if (playing && *region != leader_name) {
+          ++rivals;
           bool tie = j && lead != nullptr &&
                      (e.high - e.low) / 2 <= opt.tie_half_width &&
                      (lead->high - lead->low) / 2 <= opt.tie_half_width;
           if (!tie) resolved = false;
         }
+      }
+      // P10: the leader is in every rival's comparison (R3's difference),
+      // so its standard error is in all of them: it gets sqrt(rivals) as
+      // many blocks as each rival (the allocation that minimises the
+      // variance of many comparisons with one control).
+      if (te.significant && rivals > 1) {
+        double& w = region_leader_weight_[leader_name];
+        w = std::max(w, std::sqrt(double(rivals)));
       }
       const int led = experiments_ - tl.since;
       const bool led_long_enough =  // R4

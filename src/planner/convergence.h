@@ -114,6 +114,10 @@ class ConvergenceTracker {
   // Judged and above its plausibility bound (R3) for some point.
   bool implausible(const std::string& region) const;
   int blocks(const std::string& region) const;
+  // P10's weight: sqrt(rivals) for a significant tier leader with rivals in
+  // play (the rivals it is compared with), for the point where that is
+  // largest; 1 for every other region.
+  double leader_weight(const std::string& region) const;
   // R7: the function tier is settled (stable or flat) for every point that
   // has one; true when none has.
   bool functions_settled() const { return functions_settled_; }
@@ -143,6 +147,7 @@ class ConvergenceTracker {
   std::map<std::string, bool> region_in_play_;
   std::map<std::string, bool> region_significant_;
   std::map<std::string, bool> region_implausible_;
+  std::map<std::string, double> region_leader_weight_;  // P10
   // R3's parents: the latest an observation of the region carried.
   std::map<std::string, std::vector<std::string>> region_parents_;
   bool functions_settled_ = true;         // R7, over the points

@@ -102,7 +102,13 @@ std::optional<Plan> ExperimentPlanner::next(
   for (const Candidate* k : c) {
     if (any_in_play && !tracker_.in_play(k->region)) continue;
     if (any_ready && waits(k)) continue;
-    if (pick == nullptr || given_[k->region] < given_[pick->region]) pick = k;
+    // P10: a significant leader's blocks count less (leader_weight).
+    auto load = [&](const Candidate* c) {
+      double n = given_[c->region];
+      return options_.leader_allocation ? n / tracker_.leader_weight(c->region)
+                                        : n;
+    };
+    if (pick == nullptr || load(k) < load(pick)) pick = k;
   }
   int n = given_[pick->region]++;
   // P2: a fixed speed-up, else the levels in turn.

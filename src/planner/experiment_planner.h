@@ -70,6 +70,9 @@ struct PlannerOptions {
   double target_visits = 50;
   size_t max_regions = 16;
   double min_sample_share = 0.01;
+  // P10: a significant leader gets sqrt(rivals in play) times the blocks of
+  // each rival (ConvergenceTracker::leader_weight).
+  bool leader_allocation = true;
   ConvergenceOptions convergence;
 };
 

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "fake_program.h"
@@ -145,6 +147,41 @@ TEST(ExperimentPlanner, EliminatedRegionsGetNoMoreBlocks) {
   int zero_blocks = p.tracker().blocks("line\ta.cc\t3");
   int leader_blocks = p.tracker().blocks("line\ta.cc\t1");
   EXPECT_LT(zero_blocks, leader_blocks);
+}
+
+// P10: once the leader is significant, each rival is compared with it, so
+// its blocks count for all of them: it gets sqrt(rivals) times as many.
+TEST(ExperimentPlanner, ASignificantLeaderGetsMoreBlocksThanEachRival) {
+  std::vector<FakeRegion> regions = {{"line\ta.cc\t1", 0.8, 500}};
+  for (int i = 2; i <= 9; ++i)
+    regions.push_back({"line\ta.cc\t" + std::to_string(i), 0.6, 300});
+  // Line 1's blocks after 120 experiments; the weights where it leads.
+  auto leader_blocks = [&](bool allocation, uint64_t seed) {
+    PlannerOptions o;
+    o.leader_allocation = allocation;
+    ExperimentPlanner p(o, seed);
+    FakeProgram prog(regions, 2000, 0.1, seed + 100);
+    for (int i = 0; i < 120; ++i)
+      p.record(prog.run(*p.next(prog.candidates())));
+    const ConvergenceTracker& t = p.tracker();
+    int rivals = 0;
+    for (int i = 2; i <= 9; ++i)
+      rivals += t.in_play("line\ta.cc\t" + std::to_string(i));
+    if (t.status().leader == "line\ta.cc\t1" &&
+        t.significant("line\ta.cc\t1") && rivals > 1) {
+      EXPECT_DOUBLE_EQ(t.leader_weight("line\ta.cc\t1"),
+                       std::sqrt(double(rivals)));
+      EXPECT_DOUBLE_EQ(t.leader_weight("line\ta.cc\t2"), 1.0);
+    }
+    return t.blocks("line\ta.cc\t1");
+  };
+  // Without P10 each of the 9 regions gets ~1/9 of the 60 blocks.
+  int on = 0, off = 0;
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    on += leader_blocks(true, seed);
+    off += leader_blocks(false, seed);
+  }
+  EXPECT_GT(on, 5 * off / 4) << on << " vs " << off;
 }
 
 TEST(ExperimentPlanner, FlatProgramIsCalledFlat) {
