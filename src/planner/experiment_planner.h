@@ -47,6 +47,11 @@
 //     blocks each, no line significant, and the functions, 28 each, were
 //     still unresolved after 60 s). A significant line leader keeps the
 //     lines going: a line answer is what users act on.
+//  P10 a significant tier leader's blocks count divided by sqrt(r) in P4 (r
+//     its rivals in play, convergence.h leader_weight): every rival's R3
+//     test holds the leader's standard error, so the leader gets sqrt(r)
+//     times the blocks of each rival (the allocation that minimises the
+//     variance of many comparisons with one control).
 #ifndef ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
 #define ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
 
