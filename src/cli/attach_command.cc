@@ -25,6 +25,7 @@
 #include "cli/detached_session.h"
 #include "cli/duration.h"
 #include "cli/exit_codes.h"
+#include "cli/line_cache_prefill.h"
 #include "cli/live_options.h"
 #include "cli/probe_options.h"
 #include "cli/progress_display.h"
@@ -201,6 +202,8 @@ int attach_profile(AttachOptions& a) {
   }
   auto runtime_env = runtime_environment(o, *settings, runtime, data_dir);
   env.insert(env.begin(), runtime_env.begin(), runtime_env.end());
+  // The process's DWARF read here, not on its cores (a running server).
+  prefill_line_cache(o, exe, &env);
   // The page's controls: the coordinator maps the file named in the
   // settings (ANDWEORC_CONTROL), which must be the process's to open.
   for (auto& e : live_control_environment(live.get())) env.push_back(e);

@@ -17,39 +17,39 @@ constexpr size_t kKeptEntries = 32;
 
 }  // namespace
 
-std::string prefill_line_cache(const std::string& program,
-                               const std::vector<std::string>& binary_scope,
-                               const std::vector<std::string>& source_scope) {
-  std::string dir = symbols::default_cache_dir();
-  if (dir.empty()) return "";
-  std::string entry = "ANDWEORC_LINE_CACHE=" + dir;
+void prefill_line_cache(const RunOptions& o, const std::string& program,
+                        std::vector<std::string>* env) {
+  // Only the experiments' coordinator builds a line catalog.
+  std::string dir = o.no_experiments ? "" : symbols::default_cache_dir();
+  if (dir.empty()) return;
+  env->push_back("ANDWEORC_LINE_CACHE=" + dir);
   std::error_code ec;
   // The path the program will see as /proc/self/exe (MAIN in the scope).
   std::filesystem::path exe =
       std::filesystem::canonical(find_executable(program), ec);
-  if (ec) return entry;
+  if (ec) return;
   symbols::ScopeMatcher scope(
-      binary_scope.empty() ? symbols::default_binary_scope() : binary_scope,
-      source_scope.empty() ? symbols::default_source_scope() : source_scope);
-  if (!scope.binary_matches(exe.string(), exe.string())) return entry;
+      o.binary_scope.empty() ? symbols::default_binary_scope() : o.binary_scope,
+      o.source_scope.empty() ? symbols::default_source_scope()
+                             : o.source_scope);
+  if (!scope.binary_matches(exe.string(), exe.string())) return;
   std::string error;
   std::unique_ptr<symbols::Module> mod =
       symbols::Module::open(exe.string(), "", &error);
-  if (mod == nullptr || !mod->has_dwarf()) return entry;
+  if (mod == nullptr || !mod->has_dwarf()) return;
   std::string path = symbols::line_cache_path(dir, mod->build_id(), scope);
-  if (path.empty()) return entry;
+  if (path.empty()) return;
   symbols::ModuleLines lines;
   if (symbols::read_line_cache(path, &lines, &error)) {
     // Used now: the last to go when the cache is pruned.
     std::filesystem::last_write_time(
         path, std::filesystem::file_time_type::clock::now(), ec);
-    return entry;
+    return;
   }
   // Unwritable (a read-only home): the coordinator reads DWARF as before.
   if (symbols::write_line_cache(path, symbols::in_scope_lines(mod.get(), scope),
                                 &error))
     symbols::prune_line_cache(dir, kKeptEntries);
-  return entry;
 }
 
 }  // namespace andweorc::cli

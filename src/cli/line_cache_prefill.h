@@ -9,17 +9,18 @@
 #include <string>
 #include <vector>
 
+#include "cli/run_options.h"
+
 namespace andweorc::cli {
 
-// When the cache has a directory (symbols::default_cache_dir()), makes sure
-// it holds the lines of `program`'s executable (resolved as execvp would)
-// under these scopes, and returns "ANDWEORC_LINE_CACHE=dir" for the
-// runtime's environment; "" without a directory. A program the cache cannot
+// With experiments on and a directory for the cache
+// (symbols::default_cache_dir()), makes sure it holds the lines of
+// `program`'s executable (resolved as execvp would) under the run's scopes,
+// and appends ANDWEORC_LINE_CACHE=dir to *env. A program the cache cannot
 // describe (a script, no build-id, no debug info, out of the binary scope)
 // is left to the coordinator, which says why in the profile.
-std::string prefill_line_cache(const std::string& program,
-                               const std::vector<std::string>& binary_scope,
-                               const std::vector<std::string>& source_scope);
+void prefill_line_cache(const RunOptions& o, const std::string& program,
+                        std::vector<std::string>* env);
 
 }  // namespace andweorc::cli
 

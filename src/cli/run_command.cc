@@ -161,12 +161,8 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
     progress.emplace(mo);
   auto runtime_env = runtime_environment(o, *settings, runtime, data_dir);
   env.insert(env.begin(), runtime_env.begin(), runtime_env.end());
-  // Only the experiments' coordinator builds a line catalog.
-  if (!o.no_experiments)
-    if (std::string e =
-            prefill_line_cache(command[0], o.binary_scope, o.source_scope);
-        !e.empty())
-      env.push_back(e);
+  // The DWARF read here, before the program runs (line_cache_prefill.h).
+  prefill_line_cache(o, command[0], &env);
   for (auto& e : live_control_environment(live.get())) env.push_back(e);
   // Detached without --live: a control file all the same, for an `attach`
   // that follows the session later (attach_session.h).

@@ -100,11 +100,12 @@ class LineCatalog::Builder {
     for (const auto& r : m.ranges) {
       uint32_t& l = line_id[r.line];
       if (l == kUnset) {
-        const auto& info = m.lines[r.line];
+        auto& info = m.lines[r.line];
         auto [it, added] = line_ids_.try_emplace(LineKey{info.file, info.line},
                                                  uint32_t(cat_->lines_.size()));
-        if (added)
-          cat_->lines_.push_back(LineInfo{info.file, info.line, info.function});
+        if (added)  // each line is looked at once: its strings can move
+          cat_->lines_.push_back(LineInfo{std::move(info.file), info.line,
+                                          std::move(info.function)});
         l = it->second;
       }
       uint32_t& f = function_id[r.function];
