@@ -1,7 +1,11 @@
 // line_cache_prefill.cc: see line_cache_prefill.h.
 #include "cli/line_cache_prefill.h"
 
+#include <fmt/format.h>
+
+#include <chrono>
 #include <filesystem>
+#include <iostream>
 
 #include "cli/probe_options.h"
 #include "symbols/line_cache.h"
@@ -46,10 +50,20 @@ void prefill_line_cache(const RunOptions& o, const std::string& program,
         path, std::filesystem::file_time_type::clock::now(), ec);
     return;
   }
+  auto start = std::chrono::steady_clock::now();
+  lines = symbols::in_scope_lines(mod.get(), scope);
   // Unwritable (a read-only home): the coordinator reads DWARF as before.
-  if (symbols::write_line_cache(path, symbols::in_scope_lines(mod.get(), scope),
-                                &error))
+  if (symbols::write_line_cache(path, lines, &error))
     symbols::prune_line_cache(dir, kKeptEntries);
+  double s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  // A large program's first run waits for this: say why.
+  if (s >= 1 && !o.quiet)
+    std::cerr << fmt::format(
+        "andweorc: read the debug info of {} in {:.1f} s before starting it "
+        "(once per build: kept in {})\n",
+        exe.string(), s, dir);
 }
 
 }  // namespace andweorc::cli
