@@ -10,8 +10,6 @@
 //            u32 function.
 #include "symbols/line_cache.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <unordered_map>
 
 namespace andweorc::symbols {
@@ -157,54 +156,35 @@ bool write_line_cache(const std::string& path, const ModuleLines& lines,
   file.put(fnv1a(body.data(), body.size()));
   file.bytes() += body;
 
+  namespace fs = std::filesystem;
   std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path(),
-                                      ec);
+  fs::create_directories(fs::path(path).parent_path(), ec);
   std::string tmp = path + ".tmp" + std::to_string(getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    *error = "cannot write " + tmp + ": " + std::strerror(errno);
+  bool ok =
+      static_cast<bool>(std::ofstream(tmp, std::ios::binary | std::ios::trunc)
+                        << file.bytes());  // flushed and closed here
+  if (ok) fs::rename(tmp, path, ec);
+  if (!ok || ec) {
+    *error = "cannot write " + path + ": " +
+             (ec ? ec.message() : std::string(std::strerror(errno)));
+    fs::remove(tmp, ec);
     return false;
   }
-  const std::string& all = file.bytes();
-  size_t done = 0;
-  while (done < all.size()) {
-    ssize_t n = ::write(fd, all.data() + done, all.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += size_t(n);
-  }
-  bool ok = done == all.size();
-  if (!ok) *error = "cannot write " + tmp + ": " + std::strerror(errno);
-  ::close(fd);
-  if (ok && ::rename(tmp.c_str(), path.c_str()) != 0) {
-    *error = "cannot rename " + tmp + ": " + std::strerror(errno);
-    ok = false;
-  }
-  if (!ok) ::unlink(tmp.c_str());
-  return ok;
+  return true;
 }
 
 bool read_line_cache(const std::string& path, ModuleLines* out,
                      std::string* error) {
   // One read: the file is a few MB and read at the program's start.
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  struct stat st;
-  if (fd < 0 || fstat(fd, &st) != 0) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) {
     *error = "cannot open " + path + ": " + std::strerror(errno);
-    if (fd >= 0) ::close(fd);
     return false;
   }
-  std::string all(size_t(st.st_size), '\0');
-  size_t got = 0;
-  while (got < all.size()) {
-    ssize_t n = ::read(fd, all.data() + got, all.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += size_t(n);
-  }
-  ::close(fd);
-  all.resize(got);
+  std::string all(size_t(in.tellg()), '\0');
+  in.seekg(0);
+  in.read(all.data(), std::streamsize(all.size()));
+  all.resize(size_t(in.gcount()));
   Reader header(all.data(), std::min(all.size(), kHeader));
   char magic[8];
   uint32_t version = 0, zero = 0;

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "support/temp_dir.h"
 #include "symbols/line_cache.h"
 
 namespace andweorc::cli {
@@ -17,9 +18,6 @@ namespace fs = std::filesystem;
 class LineCachePrefill : public ::testing::Test {
  protected:
   void SetUp() override {
-    char templ[] = "/tmp/andweorc-prefill-XXXXXX";
-    ASSERT_NE(mkdtemp(templ), nullptr);
-    dir_ = templ;
     const char* saved = getenv("ANDWEORC_CACHE_DIR");
     had_ = saved != nullptr;
     if (had_) saved_ = saved;
@@ -30,7 +28,6 @@ class LineCachePrefill : public ::testing::Test {
       setenv("ANDWEORC_CACHE_DIR", saved_.c_str(), 1);
     else
       unsetenv("ANDWEORC_CACHE_DIR");
-    fs::remove_all(dir_);
   }
   size_t entries() const {
     std::error_code ec;
@@ -40,7 +37,9 @@ class LineCachePrefill : public ::testing::Test {
       ++n;
     return n;
   }
-  std::string dir_, saved_;
+  andweorc::testing::TempDir tmp_;
+  const std::string dir_ = tmp_.path();
+  std::string saved_;
   bool had_ = false;
 };
 

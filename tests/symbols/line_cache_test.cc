@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -13,6 +12,7 @@
 #include <iterator>
 
 #include "fixture_util.h"
+#include "support/temp_dir.h"
 
 namespace andweorc::symbols {
 namespace {
@@ -21,13 +21,6 @@ namespace fs = std::filesystem;
 
 class LineCache : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char templ[] = "/tmp/andweorc-line-cache-XXXXXX";
-    ASSERT_NE(mkdtemp(templ), nullptr);
-    dir_ = templ;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   static ModuleLines sample() {
     ModuleLines m;
     m.lines = {{"/src/a.cc", 10, "work(int)"},
@@ -47,7 +40,8 @@ class LineCache : public ::testing::Test {
     std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
   }
 
-  std::string dir_;
+  andweorc::testing::TempDir tmp_;
+  const std::string dir_ = tmp_.path();
   ScopeMatcher scope_{default_binary_scope(), default_source_scope()};
 };
 
