@@ -98,16 +98,16 @@ std::optional<Plan> ExperimentPlanner::next(
   bool any_ready = std::any_of(c.begin(), c.end(), [&](const Candidate* k) {
     return (!any_in_play || tracker_.in_play(k->region)) && !waits(k);
   });
+  // P10: a significant leader's blocks count less (leader_weight).
+  auto load = [&](const Candidate* k) {
+    double n = given_[k->region];
+    return options_.leader_allocation ? n / tracker_.leader_weight(k->region)
+                                      : n;
+  };
   const Candidate* pick = nullptr;
   for (const Candidate* k : c) {
     if (any_in_play && !tracker_.in_play(k->region)) continue;
     if (any_ready && waits(k)) continue;
-    // P10: a significant leader's blocks count less (leader_weight).
-    auto load = [&](const Candidate* c) {
-      double n = given_[c->region];
-      return options_.leader_allocation ? n / tracker_.leader_weight(c->region)
-                                        : n;
-    };
     if (pick == nullptr || load(k) < load(pick)) pick = k;
   }
   int n = given_[pick->region]++;
