@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -85,9 +86,7 @@ class Reader {
 
 std::string hex64(uint64_t v) {
   char buf[17];
-  static const char kHex[] = "0123456789abcdef";
-  for (int i = 15; i >= 0; --i, v >>= 4) buf[i] = kHex[v & 15];
-  buf[16] = '\0';
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
   return buf;
 }
 
