@@ -111,6 +111,9 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
     return kExitUsage;
   }
   fs::create_directories(data_dir);
+  // The DWARF read here, before the program runs and before its run time
+  // is taken (line_cache_prefill.h).
+  prefill_line_cache(o, command[0], &env);
 
   // Detached: everything from here runs in the supervisor, whose output is
   // the session's log; the user's tool waits only for the program's start.
@@ -161,8 +164,6 @@ int run_profile(const RunOptions& o, const std::vector<std::string>& command) {
     progress.emplace(mo);
   auto runtime_env = runtime_environment(o, *settings, runtime, data_dir);
   env.insert(env.begin(), runtime_env.begin(), runtime_env.end());
-  // The DWARF read here, before the program runs (line_cache_prefill.h).
-  prefill_line_cache(o, command[0], &env);
   for (auto& e : live_control_environment(live.get())) env.push_back(e);
   // Detached without --live: a control file all the same, for an `attach`
   // that follows the session later (attach_session.h).
