@@ -30,6 +30,7 @@
 #include "runtime/address_table.h"
 #include "runtime/real_functions.h"
 #include "runtime/runtime.h"
+#include "symbols/line_cache.h"
 
 namespace andweorc {
 namespace {
@@ -62,10 +63,11 @@ const LineCatalog* catalog(const RunnerConfig& c, std::string* error) {
                                : c.binary_scope,
         c.source_scope.empty() ? symbols::default_source_scope()
                                : c.source_scope);
-    // The line cache only when `andweorc run` (or the user) names one.
-    const char* cache = std::getenv("ANDWEORC_LINE_CACHE");
-    g_catalog = LineCatalog::build(scope, cache ? cache : "", &g_catalog_notes)
-                    .release();
+    // The line cache `andweorc run` names, else the user's own (a program
+    // that runs the Runner itself reads its DWARF once per build too).
+    const char* named = std::getenv("ANDWEORC_LINE_CACHE");
+    std::string cache = named ? named : symbols::default_cache_dir();
+    g_catalog = LineCatalog::build(scope, cache, &g_catalog_notes).release();
     runtime::publish_address_table(g_catalog->table());
   }
   if (g_catalog->size() == 0) {
