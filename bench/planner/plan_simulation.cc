@@ -5,6 +5,7 @@
 //   stop-34  R3 by non-overlapping intervals, R4 by 20 experiments
 //   +R4-time R4: 20 experiments or 1 s of them (at least 6)
 //   +R3-diff R3 also by Welch's test of the difference (the default)
+//   +P10     and P10, the leader's share (opt-in: leader_allocation)
 // Deterministic: the same seeds give the same table on any machine.
 //
 // Usage: bench_plan_simulation [seeds]   (default 100)

@@ -55,7 +55,7 @@ CoordinatorConfig config_from_environment() {
   c.period_ns = env_u64("ANDWEORC_SAMPLE_PERIOD_NS", c.period_ns);
   c.delay_ramps = env("ANDWEORC_DELAY_RAMP") == "1";
   c.delay_credit = env("ANDWEORC_DELAY_CREDIT") == "1";
-  c.leader_allocation = env("ANDWEORC_LEADER_ALLOCATION") != "0";
+  c.leader_allocation = env("ANDWEORC_LEADER_ALLOCATION") == "1";
   c.split_points = runtime::split_points_from(env("ANDWEORC_SPLIT_POINTS"));
   return c;
 }

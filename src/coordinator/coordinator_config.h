@@ -47,10 +47,9 @@ struct CoordinatorConfig {
   // Off by default: on the known-answer suite its effect was within the
   // run-to-run spread of the predictions (docs/design.md §9).
   bool delay_credit = false;
-  // ANDWEORC_LEADER_ALLOCATION=0: every region in play gets blocks in
-  // turn, the significant leader too (the planner's P10 off; to measure
-  // what P10 saves).
-  bool leader_allocation = true;
+  // ANDWEORC_LEADER_ALLOCATION=1: the planner's P10 (experiment_planner.h;
+  // experimental, off by default).
+  bool leader_allocation = false;
   // ANDWEORC_SPLIT_POINTS=process|executable (`run --split-points`): in a
   // process tree, each progress point is counted per process ("name@PID")
   // or per executable ("name@FILE") instead of added up over the tree.

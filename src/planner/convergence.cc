@@ -232,7 +232,7 @@ void ConvergenceTracker::update() {
       te.leader = leader_name;
       te.significant = lead != nullptr && pe.sig[leader_name];
       bool resolved = true;
-      int rivals = 0;  // in play, not the leader
+      int rivals = 0;  // P10: in play, not the leader, not near 0
       te.spread = true;
       for (const std::string* region : regions) {
         const SlopeEstimate& e = pe.est[*region];
@@ -249,7 +249,10 @@ void ConvergenceTracker::update() {
         if (!below_useful && !orphan) te.flat = false;
         if (playing && e.blocks < opt.spread_blocks) te.spread = false;
         if (playing && *region != leader_name) {
-          ++rivals;
+          // P10 counts the rivals that the difference test must separate
+          // from the leader: one near 0 leaves play by its own interval
+          // (below useful_impact), whatever the leader's precision.
+          if (j && e.slope >= opt.useful_impact) ++rivals;
           bool tie = j && lead != nullptr &&
                      (e.high - e.low) / 2 <= opt.tie_half_width &&
                      (lead->high - lead->low) / 2 <= opt.tie_half_width;

@@ -114,9 +114,10 @@ class ConvergenceTracker {
   // Judged and above its plausibility bound (R3) for some point.
   bool implausible(const std::string& region) const;
   int blocks(const std::string& region) const;
-  // P10's weight: sqrt(rivals) for a significant tier leader with rivals in
-  // play (the rivals it is compared with), for the point where that is
-  // largest; 1 for every other region.
+  // P10's weight: sqrt(r) for a significant tier leader with r > 1 rivals
+  // in play that are judged and not near 0 (those the difference test must
+  // separate from it), for the point where that is largest; 1 for every
+  // other region.
   double leader_weight(const std::string& region) const;
   // R7: the function tier is settled (stable or flat) for every point that
   // has one; true when none has.
