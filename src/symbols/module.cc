@@ -276,6 +276,10 @@ std::vector<Frame> Module::lookup(uint64_t vaddr) {
   // No enclosing function DIE (e.g. assembly), or an inlined call without
   // its concrete caller (malformed DWARF): the symtab names the function.
   if (frames.empty() || frames.back().inlined) {
+    // `current` holds a frame not pushed yet: the loop moved it only when
+    // it then either reset it (an inlined frame) or stopped at a concrete
+    // one, which this condition excludes.
+    // NOLINTNEXTLINE(bugprone-use-after-move)
     frames.push_back(std::move(current));
   }
   if (frames.back().function.empty()) {
