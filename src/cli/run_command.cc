@@ -278,6 +278,16 @@ CommandRunner add_run_command(CLI::App& app,
       "Profile a command: andweorc run [options] -- command [args...]\n"
       "(Coz's '---' separator is accepted too.) The program's standard "
       "streams pass through; its exit status is returned.");
+  cmd->footer(
+      "Environment:\n"
+      "  ANDWEORC_CACHE_DIR=DIR|off  where the program's source lines are "
+      "kept between runs,\n"
+      "                              read from its debug info once per build "
+      "(default\n"
+      "                              ~/.cache/andweorc; off: read them at "
+      "every run)\n"
+      "  ANDWEORC_RUNTIME=FILE       the libandweorc.so to preload\n"
+      "docs/environment.md lists the runtime's own settings.");
   cmd->add_option("-o,--output", o->output, "Where to write the profile (JSON)")
       ->capture_default_str();
   cmd->add_option("-b,--binary-scope", o->binary_scope,

@@ -356,6 +356,10 @@ TEST_F(E2E, HelpAndVersion) {
   EXPECT_EQ(help.status, 0);
   EXPECT_NE(help.out.find("run"), std::string::npos);
   EXPECT_NE(help.out.find("report"), std::string::npos);
+  // `run --help` names the environment the tool reads.
+  RunResult run_help = run_command({ANDWEORC_BIN, "run", "--help"});
+  EXPECT_EQ(run_help.status, 0);
+  EXPECT_NE(run_help.out.find("ANDWEORC_CACHE_DIR"), std::string::npos);
   RunResult version = run_command({ANDWEORC_BIN, "--version"});
   EXPECT_EQ(version.status, 0);
   EXPECT_EQ(version.out.rfind("andweorc ", 0), 0u);
