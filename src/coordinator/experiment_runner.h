@@ -69,7 +69,8 @@ class ExperimentRunner {
   // functions and the sampled lines with their functions as parents (P6).
   // Fills region_ids_.
   std::vector<planner::Candidate> candidates();
-  // One tier's candidates, in key order; `ids` (optional) gets the
+  // One tier's candidates, in the catalog's order of their key groups;
+  // `ids` (optional) gets the
   // selection that stands for each.
   std::vector<planner::Candidate> tier(bool by_function,
                                        std::vector<uint32_t>* ids = nullptr);
@@ -129,7 +130,7 @@ class ExperimentRunner {
   std::mt19937_64 rng_;
   std::vector<uint32_t> fixed_lines_;
   std::unordered_map<std::string, uint32_t> region_ids_;  // key -> selection
-  KeyTable line_keys_, function_keys_;                    // see key_table()
+  KeyTable line_keys_, function_keys_;                    // see key_of()
   std::vector<std::vector<uint32_t>> line_functions_;  // see line_functions()
   planner::GranularityChoice granularity_ =
       planner::GranularityChoice::kUndecided;  // adaptive's choice

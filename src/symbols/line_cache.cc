@@ -174,14 +174,31 @@ bool write_line_cache(const std::string& path, const ModuleLines& lines,
 
 bool read_line_cache(const std::string& path, ModuleLines* out,
                      std::string* error) {
-  // One read: the file is a few MB and read at the program's start.
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) {
+  // One read: the file is a few MB and read at the program's start. Its
+  // size from the file system: a stream's end of a directory is no size.
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec) {
+    *error = "cannot open " + path + ": " + ec.message();
+    return false;
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    *error = path + ": not a readable file";
+    return false;
+  }
+  const uintmax_t length = std::filesystem::file_size(path, ec);
+  // A few MB for the largest programs: far more is no entry of ours (and
+  // must not become an allocation failure inside the profiled program).
+  if (!ec && length > (uintmax_t(1) << 30)) {
+    *error = path + ": too large for a line cache";
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (ec || !in) {
     *error = "cannot open " + path + ": " + std::strerror(errno);
     return false;
   }
-  std::string all(size_t(in.tellg()), '\0');
-  in.seekg(0);
+  std::string all(size_t(length), '\0');
   in.read(all.data(), std::streamsize(all.size()));
   all.resize(size_t(in.gcount()));
   Reader header(all.data(), std::min(all.size(), kHeader));
@@ -254,7 +271,8 @@ void prune_line_cache(const std::string& cache_dir, size_t keep) {
     if (ec) continue;
     // A writer still writing renames within milliseconds; an hour-old
     // temporary file is a killed one's.
-    if (e.path().string().find(".tmp") != std::string::npos) {
+    // The entry's own name: the directory above may hold ".tmp" too.
+    if (e.path().filename().string().find(".tmp") != std::string::npos) {
       if (now - t > std::chrono::hours(1)) fs::remove(e.path(), ec);
       continue;
     }

@@ -120,6 +120,8 @@ TEST_F(LineCache, DamagedFilesAreMissesWithAReason) {
 
   put(path, "");
   EXPECT_FALSE(read_line_cache(path, &out, &error));
+  EXPECT_FALSE(read_line_cache(dir_, &out, &error));  // a directory
+  EXPECT_NE(error.find("not a readable file"), std::string::npos) << error;
   // The output is untouched by every failed read.
   EXPECT_EQ(out, sample());
 }
@@ -156,6 +158,19 @@ TEST_F(LineCache, PruningKeepsTheEntriesUsedLast) {
   EXPECT_FALSE(fs::exists(killed));
   EXPECT_TRUE(fs::exists(fresh));
   prune_line_cache(dir_ + "/none", 2);  // no directory: nothing to do
+
+  // A cache directory whose own path holds ".tmp": its entries are entries.
+  std::string dotted = dir_ + "/x.tmp";
+  std::vector<std::string> kept;
+  for (int i = 0; i < 3; ++i) {
+    kept.push_back(line_cache_path(dotted, "id" + std::to_string(i), scope_));
+    ASSERT_TRUE(write_line_cache(kept.back(), sample(), &error)) << error;
+    fs::last_write_time(kept.back(), t0 + std::chrono::minutes(i));
+  }
+  prune_line_cache(dotted, 2);
+  EXPECT_FALSE(fs::exists(kept[0]));
+  EXPECT_TRUE(fs::exists(kept[1]));
+  EXPECT_TRUE(fs::exists(kept[2]));
 }
 
 // The catalog is built by one code path from ModuleLines, whichever way they
