@@ -3,13 +3,16 @@
 // (tests/planner/fake_program.h: known impacts, per-experiment noise, fake
 // time), with the rules of docs/causal-analysis.md switched on in turn:
 //   stop-34  R3 by non-overlapping intervals, R4 by 20 experiments
-//   +R4-time R4: 20 experiments or 1 s of them (at least 6)
-//   +R3-diff R3 also by Welch's test of the difference (the default)
+//   +R3-diff R4 by 20 experiments or 1 s of them (at least 6), R3 also by
+//            Welch's test of the difference (the default)
 //   +P10     and P10, the leader's share (opt-in: leader_allocation)
+// and a second table with the delays modelled (FakeRegion::delay_share,
+// Poisson counts), for P2's levels.
 // Deterministic: the same seeds give the same table on any machine.
 //
 // Usage: bench_plan_simulation [seeds]   (default 100)
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -113,45 +116,71 @@ struct Mode {
   bool r4_time;
   bool r3_difference;
   bool leader_allocation;
+  std::vector<int> levels;  // P2; empty: the planner's default
 };
+
+// Each region's inserted delay per unit of speed-up (D/T = share * s), for
+// the second table: at least its impact (delays must be able to produce
+// it), more for a region the program spends more time in than its effect.
+double delay_share_of(const FakeRegion& r) {
+  return std::min(0.95, 1.5 * std::fabs(r.impact) + 0.1);
+}
+
+void print_row(const Shape& shape, const Mode& mode, int seeds,
+               bool realistic) {
+  std::vector<int> n;
+  int stable = 0, right = 0;
+  for (int seed = 1; seed <= seeds; ++seed) {
+    PlannerOptions o;
+    if (!mode.r4_time) o.convergence.stable_seconds = 1e18;
+    o.convergence.eliminate_by_difference = mode.r3_difference;
+    o.leader_allocation = mode.leader_allocation;
+    if (!mode.levels.empty()) o.levels = mode.levels;
+    ExperimentPlanner p(o, uint64_t(seed));
+    std::vector<FakeRegion> regions = shape.regions;
+    if (realistic)
+      for (FakeRegion& r : regions) r.delay_share = delay_share_of(r);
+    FakeProgram prog(regions, 2000, shape.noise, uint64_t(seed) * 7919);
+    prog.parents = shape.parents;
+    prog.poisson_counts = realistic;
+    int k = run_until_settled(&p, &prog, 2000);
+    n.push_back(k);
+    const auto& s = p.tracker().status();
+    if (s.state == ConvergenceState::kStable) ++stable;
+    if (std::find(shape.right.begin(), shape.right.end(), s.leader) !=
+        shape.right.end())
+      ++right;
+  }
+  std::sort(n.begin(), n.end());
+  std::printf("%-15s %-9s %7d %5d %5d %7d %6d\n", shape.name, mode.name,
+              n[n.size() / 2], n[n.size() / 4], n[3 * n.size() / 4], stable,
+              right);
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
   const int seeds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 100;
-  const Mode modes[] = {{"stop-34", false, false, false},
-                        {"+R4-time", true, false, false},
-                        {"+R3-diff", true, true, false},
-                        {"+P10", true, true, true}};
+  const Mode modes[] = {{"stop-34", false, false, false, {}},
+                        {"+R3-diff", true, true, false, {}},
+                        {"+P10", true, true, true, {}}};
   std::printf(
       "%-15s %-9s %7s %5s %5s %7s %6s   (%d seeds, experiments of 200 ms)\n",
       "shape", "rules", "median", "p25", "p75", "stable", "right", seeds);
-  for (const Shape& shape : shapes()) {
-    for (const Mode& mode : modes) {
-      std::vector<int> n;
-      int stable = 0, right = 0;
-      for (int seed = 1; seed <= seeds; ++seed) {
-        PlannerOptions o;
-        if (!mode.r4_time) o.convergence.stable_seconds = 1e18;
-        o.convergence.eliminate_by_difference = mode.r3_difference;
-        o.leader_allocation = mode.leader_allocation;
-        ExperimentPlanner p(o, uint64_t(seed));
-        FakeProgram prog(shape.regions, 2000, shape.noise,
-                         uint64_t(seed) * 7919);
-        prog.parents = shape.parents;
-        int k = run_until_settled(&p, &prog, 2000);
-        n.push_back(k);
-        const auto& s = p.tracker().status();
-        if (s.state == ConvergenceState::kStable) ++stable;
-        if (std::find(shape.right.begin(), shape.right.end(), s.leader) !=
-            shape.right.end())
-          ++right;
-      }
-      std::sort(n.begin(), n.end());
-      std::printf("%-15s %-9s %7d %5d %5d %7d %6d\n", shape.name, mode.name,
-                  n[n.size() / 2], n[n.size() / 4], n[3 * n.size() / 4], stable,
-                  right);
-    }
-  }
+  for (const Shape& shape : shapes())
+    for (const Mode& mode : modes) print_row(shape, mode, seeds, false);
+  // The same with the delays modelled (a sped-up half is counted over its
+  // virtual time, Poisson counts of 2000 visits/s), which is where P2's
+  // levels trade the slope's lever (larger s) against the sped-up half's
+  // shorter count.
+  const Mode level_modes[] = {{"25,50,75", true, true, false, {25, 50, 75}},
+                              {"50,75", true, true, false, {50, 75}},
+                              {"75,50,75", true, true, false, {75, 50, 75}},
+                              {"75", true, true, false, {75}}};
+  std::printf(
+      "\nwith delays (D/T = (1.5 |impact| + 0.1) s) and Poisson counts; "
+      "P2's levels:\n");
+  for (const Shape& shape : shapes())
+    for (const Mode& mode : level_modes) print_row(shape, mode, seeds, true);
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "planner/experiment_planner.h"
 #include "runtime/attach_settings.h"
 
 namespace andweorc::coordinator {
@@ -56,6 +57,7 @@ CoordinatorConfig config_from_environment() {
   c.delay_ramps = env("ANDWEORC_DELAY_RAMP") == "1";
   c.delay_credit = env("ANDWEORC_DELAY_CREDIT") == "1";
   c.leader_allocation = env("ANDWEORC_LEADER_ALLOCATION") == "1";
+  c.speedup_levels = planner::parse_levels(env("ANDWEORC_SPEEDUP_LEVELS"));
   c.split_points = runtime::split_points_from(env("ANDWEORC_SPLIT_POINTS"));
   return c;
 }

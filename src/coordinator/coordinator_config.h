@@ -50,6 +50,9 @@ struct CoordinatorConfig {
   // ANDWEORC_LEADER_ALLOCATION=1: the planner's P10 (experiment_planner.h;
   // experimental, off by default).
   bool leader_allocation = false;
+  // ANDWEORC_SPEEDUP_LEVELS=50,75: P2's levels in percent (empty: the
+  // planner's default). With ANDWEORC_FIXED_SPEEDUP set, that one level.
+  std::vector<int> speedup_levels;
   // ANDWEORC_SPLIT_POINTS=process|executable (`run --split-points`): in a
   // process tree, each progress point is counted per process ("name@PID")
   // or per executable ("name@FILE") instead of added up over the tree.

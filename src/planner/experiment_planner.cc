@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <set>
 #include <tuple>
 
@@ -21,6 +22,20 @@ uint64_t shortest_experiment_ns(uint64_t period_ns, uint64_t tick_ns,
                   std::max<uint64_t>(50 * interval, 20000000));
 }
 
+std::vector<int> parse_levels(const std::string& text) {
+  std::vector<int> out;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t end = std::min(text.find(',', i), text.size());
+    const std::string item = text.substr(i, end - i);
+    char* rest = nullptr;
+    const long v = std::strtol(item.c_str(), &rest, 10);
+    if (!item.empty() && *rest == 0 && v > 0 && v <= 100) out.push_back(int(v));
+    i = end + 1;
+  }
+  return out;
+}
+
 ExperimentPlanner::ExperimentPlanner(PlannerOptions options, uint64_t seed)
     : options_(std::move(options)),
       rng_(seed),
@@ -30,7 +45,7 @@ ExperimentPlanner::ExperimentPlanner(PlannerOptions options, uint64_t seed)
       std::remove_if(options_.levels.begin(), options_.levels.end(),
                      [](int s) { return s <= 0 || s > 100; }),
       options_.levels.end());
-  if (options_.levels.empty()) options_.levels = {25, 50, 75};
+  if (options_.levels.empty()) options_.levels = PlannerOptions{}.levels;
 }
 
 std::optional<Plan> ExperimentPlanner::next(

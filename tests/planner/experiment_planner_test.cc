@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "fake_program.h"
@@ -27,6 +28,7 @@ TEST(ExperimentPlanner, BlocksPairZeroWithSpeedUpOnOneRegion) {
   ExperimentPlanner p({}, 7);
   FakeProgram prog(three_regions(), 1000);
   std::set<bool> zero_first_seen;
+  std::map<std::string, std::vector<int>> levels;  // per region, in order
   for (int i = 0; i < 40; ++i) {
     Plan a = *p.next(prog.candidates());
     p.record(prog.run(a));
@@ -34,11 +36,14 @@ TEST(ExperimentPlanner, BlocksPairZeroWithSpeedUpOnOneRegion) {
     p.record(prog.run(b));
     EXPECT_EQ(a.region, b.region);  // P1
     EXPECT_TRUE((a.speedup_pct == 0) != (b.speedup_pct == 0));
-    int s = a.speedup_pct + b.speedup_pct;
-    EXPECT_TRUE(s == 25 || s == 50 || s == 75) << s;  // P2
+    levels[a.region].push_back(a.speedup_pct + b.speedup_pct);
     zero_first_seen.insert(a.speedup_pct == 0);
   }
   EXPECT_EQ(zero_first_seen.size(), 2u);  // both orders occur
+  // P2: each region's blocks cycle over 75, 50, 75%.
+  for (const auto& [region, s] : levels)
+    for (size_t k = 0; k < s.size(); ++k)
+      EXPECT_EQ(s[k], k % 3 == 1 ? 50 : 75) << region << " block " << k;
   EXPECT_EQ(p.tracker().status().blocks, 40);
 }
 
@@ -251,6 +256,36 @@ TEST(ExperimentPlanner, AMeasuredFloorTakesEffect) {
   EXPECT_EQ(plan->length_ns, 400000000u);
   p.set_min_length_ns(uint64_t(1) << 62);  // never above the longest
   EXPECT_EQ(p.length_ns(), o.max_length_ns);
+}
+
+TEST(ParseLevels, KeepsOrderAndRepeats) {
+  EXPECT_EQ(parse_levels("25,50,75"), (std::vector<int>{25, 50, 75}));
+  EXPECT_EQ(parse_levels("75,50,75"), (std::vector<int>{75, 50, 75}));
+  EXPECT_EQ(parse_levels("100"), (std::vector<int>{100}));
+}
+
+TEST(ParseLevels, DropsWhatIsNotAWholePercent) {
+  EXPECT_EQ(parse_levels("0,101,-5,abc,50x,,60"), (std::vector<int>{60}));
+  EXPECT_TRUE(parse_levels("").empty());
+}
+
+// The levels a planner is given are the ones it cycles through.
+TEST(ExperimentPlanner, TakesTheLevelsItIsGiven) {
+  PlannerOptions o;
+  o.levels = parse_levels("25,50");
+  ExperimentPlanner p(o, 3);
+  FakeProgram prog(three_regions(), 1000);
+  std::map<std::string, std::vector<int>> levels;
+  for (int i = 0; i < 24; ++i) {
+    Plan a = *p.next(prog.candidates());
+    p.record(prog.run(a));
+    Plan b = *p.next(prog.candidates());
+    p.record(prog.run(b));
+    levels[a.region].push_back(a.speedup_pct + b.speedup_pct);
+  }
+  for (const auto& [region, s] : levels)
+    for (size_t k = 0; k < s.size(); ++k)
+      EXPECT_EQ(s[k], k % 2 == 0 ? 25 : 50) << region << " block " << k;
 }
 
 }  // namespace

@@ -18,6 +18,10 @@ struct FakeRegion {
   std::string key;
   double impact;     // true program speed-up per unit of speed-up
   uint64_t samples;  // share of the samples (relative)
+  // Inserted delay per unit of speed-up, as a share of the experiment
+  // (D/T = delay_share * s): the virtual time the point is counted over
+  // shrinks by it. 0: delays not modelled (virtual time = length).
+  double delay_share = 0;
 };
 
 class FakeProgram {
@@ -39,6 +43,10 @@ class FakeProgram {
   // Saturation: impacts apply only up to this speed-up (a curve that
   // flattens); 1 = linear.
   double saturate_at = 1.0;
+  // Visits are a Poisson count over the virtual time (else the exact
+  // number): with delay_share, a sped-up half counts fewer of them, so
+  // its count is noisier, as in a real program.
+  bool poisson_counts = false;
   // Coarse to fine: the function holding each line (candidates' parents).
   std::map<std::string, std::string> parents;
 
@@ -54,11 +62,13 @@ class FakeProgram {
 
   // Runs `plan` from the current fake time; advances it.
   Observation run(const Plan& plan) {
-    double impact = 0;
+    double impact = 0, delay_share = 0;
     for (const FakeRegion& r : regions_)
-      if (r.key == plan.region) impact = r.impact;
+      if (r.key == plan.region) impact = r.impact, delay_share = r.delay_share;
     double s = std::min(plan.speedup_pct / 100.0, saturate_at);
     double len = double(plan.length_ns) / 1e9;
+    double virtual_len =
+        len * std::max(0.05, 1 - delay_share * plan.speedup_pct / 100.0);
     double slow = 1 + drift_per_s * now_s_;
     std::normal_distribution<double> n(0, noise_);
     // Program speed-up impact * s: the period shrinks by that fraction.
@@ -68,16 +78,19 @@ class FakeProgram {
     o.parents = plan.parents;
     o.stream = 1;
     o.speedup_pct = plan.speedup_pct;
-    o.virtual_s = len;
+    o.virtual_s = virtual_len;
     PointCount p;
     p.name = point;
     p.latency = latency;
     if (!latency) {
-      p.events = uint64_t(std::llround(len / period));
+      double mean = virtual_len / period;
+      p.events = poisson_counts
+                     ? uint64_t(std::poisson_distribution<int64_t>(mean)(rng_))
+                     : uint64_t(std::llround(mean));
     } else {
       // Arrivals at `rate_`; the latency (in flight / arrival rate, Little's
       // law) is proportional to `period`.
-      p.events = uint64_t(std::llround(len * rate_));
+      p.events = uint64_t(std::llround(virtual_len * rate_));
       int64_t in_flight = int64_t(std::llround(period * rate_ * 1e5));
       p.in_flight_start = p.in_flight_end = in_flight;
     }
