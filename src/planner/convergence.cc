@@ -48,6 +48,7 @@ void ConvergenceTracker::add(const Observation& o) {
     const Observation& fast = block->sped_up == index ? o : prev;
     double x = fast.speedup_pct / 100.0;
     ++region_blocks_[o.region];
+    region_information_[o.region] += x * x;
     for (const PointCount& p : fast.points) {
       std::optional<double> y = block_speedup(base, fast, p);
       if (!y) continue;
@@ -80,6 +81,15 @@ bool ConvergenceTracker::implausible(const std::string& region) const {
 double ConvergenceTracker::leader_weight(const std::string& region) const {
   auto it = region_leader_weight_.find(region);
   return it == region_leader_weight_.end() ? 1.0 : it->second;
+}
+
+bool ConvergenceTracker::spent(const std::string& region) const {
+  if (blocks(region) >= options_.spread_blocks) return true;
+  auto it = region_information_.find(region);
+  // A hair below, so that the sum of the very squares R8 was set with
+  // (8 blocks of 25, 50, 75%) counts as reaching it.
+  return it != region_information_.end() &&
+         it->second >= options_.spread_information - 1e-9;
 }
 
 int ConvergenceTracker::blocks(const std::string& region) const {
@@ -247,7 +257,7 @@ void ConvergenceTracker::update() {
         // R5; a line out of play with its functions is below them, and
         // they are in their own tier's test.
         if (!below_useful && !orphan) te.flat = false;
-        if (playing && e.blocks < opt.spread_blocks) te.spread = false;
+        if (playing && !spent(*region)) te.spread = false;
         if (playing && *region != leader_name) {
           // P10 counts the rivals that the difference test must separate
           // from the leader: one near 0 leaves play by its own interval
@@ -274,6 +284,9 @@ void ConvergenceTracker::update() {
            elapsed_s_ - tl.since_s >= opt.stable_seconds);
       bool stable = te.significant && resolved && led_long_enough;
       te.settled = te.flat || stable;
+      // R8 is for a tier that cannot settle, not for one whose significant
+      // leader only has to lead a little longer (R4).
+      if (te.significant && resolved) te.spread = false;
     }
   }
 

@@ -37,7 +37,8 @@
 //     tier is. The status shows the finest tier whose leader is
 //     significant, else the coarsest tier's leader.
 //  R8 (coarse to fine) the line tier does not hold a settled function tier
-//     back when every line in play has spread_blocks blocks and the tier
+//     back when every line in play has had its budget (spread_blocks
+//     blocks, or their information: spread_information) and the tier
 //     has not settled: the function's effect is spread over its lines
 //     (zstd's ZSTD_compressBlock_doubleFast, significant at 0.55: its ~15
 //     lines had 0.13 and less with intervals of +-0.2 after 33 blocks
@@ -73,7 +74,12 @@ struct ConvergenceOptions {
   double stable_seconds = 1.0;
   int stable_min_experiments = 6;
   double tie_half_width = 0.05;
-  int spread_blocks = 8;  // R8
+  // R8's budget per line: spread_blocks blocks, or as much of the slope's
+  // information as spread_blocks blocks gave at the levels R8 was set with
+  // (25, 50, 75% in turn): the sum of s^2 over the line's blocks. P2's 75,
+  // 50, 75 reach it in 6 blocks; a fixed 40% still takes 8.
+  int spread_blocks = 8;
+  double spread_information = 8 * (0.0625 + 0.25 + 0.5625) / 3;
   // R3's "below the leader": also when the leader's slope exceeds the
   // region's by more than the level's t-quantile times the difference's
   // standard error (Welch-Satterthwaite degrees of freedom), not only when
@@ -114,6 +120,8 @@ class ConvergenceTracker {
   // Judged and above its plausibility bound (R3) for some point.
   bool implausible(const std::string& region) const;
   int blocks(const std::string& region) const;
+  // R8's budget is spent (spread_blocks, spread_information).
+  bool spent(const std::string& region) const;
   // P10's weight: sqrt(r) for a significant tier leader with r > 1 rivals
   // in play that are judged and not near 0 (those the difference test must
   // separate from it), for the point where that is largest; 1 for every
@@ -145,6 +153,7 @@ class ConvergenceTracker {
   std::map<int, Observation> last_;  // last observation of each stream
   std::map<PointKey, PointState> points_;
   std::map<std::string, int> region_blocks_;
+  std::map<std::string, double> region_information_;  // sum of s^2 (R8)
   std::map<std::string, bool> region_in_play_;
   std::map<std::string, bool> region_significant_;
   std::map<std::string, bool> region_implausible_;

@@ -103,12 +103,10 @@ std::optional<Plan> ExperimentPlanner::next(
   // P9: while the function tier is unsettled and no line stands out, a
   // line that has R8's spread_blocks waits: R8 lets such lines pass once
   // the functions settle, so the functions' blocks decide when that is.
-  const int spread = tracker_.options().spread_blocks;
   const bool lines_wait =
       !tracker_.functions_settled() && !tracker_.line_leader_significant();
   auto waits = [&](const Candidate* k) {
-    return lines_wait && !k->parents.empty() &&
-           tracker_.blocks(k->region) >= spread;
+    return lines_wait && !k->parents.empty() && tracker_.spent(k->region);
   };
   bool any_ready = std::any_of(c.begin(), c.end(), [&](const Candidate* k) {
     return (!any_in_play || tracker_.in_play(k->region)) && !waits(k);

@@ -44,7 +44,7 @@
 //     for 800 experiments).
 //  P9 (coarse to fine) while the function tier is not settled
 //     (convergence.h R7) and no line leads significantly, a line that has
-//     R8's spread_blocks blocks waits (unless nothing else is in play): R8
+//     had R8's budget waits (unless nothing else is in play): R8
 //     lets such lines pass once the functions settle, so the functions'
 //     blocks decide when the run settles (zstd: 8 lines in play had 27
 //     blocks each, no line significant, and the functions, 28 each, were

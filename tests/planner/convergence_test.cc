@@ -449,5 +449,24 @@ TEST(ConvergenceTracker, LinesThatShareTheirFunctionsEffectDoNotHoldItBack) {
   EXPECT_EQ(t.status().leader, kG);
 }
 
+// R8's budget: 8 blocks, or the information (sum of s^2) that 8 blocks
+// at 25, 50, 75% gave: 6 at P2's 75, 50, 75%, still 8 at a fixed 40%.
+TEST(ConvergenceTracker, R8sBudgetIsEightBlocksOrTheirInformation) {
+  auto blocks_to_spend = [](std::vector<int> levels) {
+    ConvergenceTracker t;
+    for (int k = 0; k < 20; ++k) {
+      t.add(obs("a", 0, 0.3));
+      t.add(obs("a", levels[size_t(k) % levels.size()], 0.3));
+      if (t.spent("a")) return k + 1;
+    }
+    return -1;
+  };
+  EXPECT_EQ(blocks_to_spend({75, 50, 75}), 6);
+  EXPECT_EQ(blocks_to_spend({25, 50, 75}), 8);
+  EXPECT_EQ(blocks_to_spend({40}), 8);
+  EXPECT_EQ(blocks_to_spend({100}), 3);
+  EXPECT_FALSE(ConvergenceTracker().spent("never seen"));
+}
+
 }  // namespace
 }  // namespace andweorc::planner
