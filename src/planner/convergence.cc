@@ -231,16 +231,20 @@ void ConvergenceTracker::update() {
           leader = region;
       }
       std::string leader_name = leader ? *leader : std::string();
-      TierLeader& tl = pe.ps->leaders[t];
-      if (leader_name != tl.name) {
-        tl.name = leader_name;
-        tl.since = experiments_;
-        tl.since_s = elapsed_s_;
-      }
       const SlopeEstimate* lead = leader ? &pe.est[*leader] : nullptr;
       TierEval& te = tier_evals[i][t];
       te.leader = leader_name;
       te.significant = lead != nullptr && pe.sig[leader_name];
+      // R4 counts the lead from when the leader became the significant
+      // one: a function that turns significant opens its lines (P6), and
+      // they must get their blocks before the answer can stand.
+      TierLeader& tl = pe.ps->leaders[t];
+      if (leader_name != tl.name || te.significant != tl.significant) {
+        tl.name = leader_name;
+        tl.significant = te.significant;
+        tl.since = experiments_;
+        tl.since_s = elapsed_s_;
+      }
       bool resolved = true;
       int rivals = 0;  // P10: in play, not the leader, not near 0
       te.spread = true;
