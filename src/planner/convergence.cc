@@ -235,11 +235,15 @@ void ConvergenceTracker::update() {
       TierEval& te = tier_evals[i][t];
       te.leader = leader_name;
       te.significant = lead != nullptr && pe.sig[leader_name];
-      // R4 counts the lead from when the leader became the significant
-      // one: a function that turns significant opens its lines (P6), and
-      // they must get their blocks before the answer can stand.
+      // R4 counts a function's lead from when it became the significant
+      // leader: that opens its lines (P6), and they must get their blocks
+      // before the answer can stand. Lines open nothing: their lead counts
+      // from when they led (counting theirs from significance too cost
+      // the known-answer suite 1-2.5 s a workload).
       TierLeader& tl = pe.ps->leaders[t];
-      if (leader_name != tl.name || te.significant != tl.significant) {
+      const bool opens_lines = t == 1;
+      if (leader_name != tl.name ||
+          (opens_lines && te.significant != tl.significant)) {
         tl.name = leader_name;
         tl.significant = te.significant;
         tl.since = experiments_;

@@ -21,9 +21,9 @@
 //     holds its lines', and P6 gives such a line no more blocks, so in play
 //     it would hold the answer back for good;
 //  R4 the point is stable when its leader is significant, has been the
-//     significant leader (since 2026-11-28: not only the leader; a
+//     leader (a function: the significant leader, since 2026-11-28; a
 //     function that turns significant opens its lines to P6, and zstd's
-//     runs then settled before any line had a block) for
+//     runs settled before any line had a block) for
 //     stable_experiments experiments or for stable_seconds of
 //     experiment time (virtual: durations less inserted delays) over at
 //     least stable_min_experiments, and every other region in play is
@@ -106,8 +106,8 @@ struct ConvergenceStatus {
   std::string leader;  // region key; empty while none is judged
   SlopeEstimate leader_estimate;
   double leader_q = 1;  // its Benjamini-Hochberg q-value (R2)
-  int stable_for = 0;   // experiments since the leader (or its
-                        // significance) last changed
+  int stable_for = 0;   // experiments since the leader (for a function,
+                        // or its significance) last changed
 };
 
 class ConvergenceTracker {

@@ -101,7 +101,7 @@ std::optional<Plan> ExperimentPlanner::next(
     return tracker_.in_play(k->region);
   });
   // P9: while the function tier is unsettled and no line stands out, a
-  // line that has R8's spread_blocks waits: R8 lets such lines pass once
+  // line that has had R8's budget waits: R8 lets such lines pass once
   // the functions settle, so the functions' blocks decide when that is.
   const bool lines_wait =
       !tracker_.functions_settled() && !tracker_.line_leader_significant();
