@@ -305,9 +305,9 @@ void ConvergenceTracker::update() {
     PointEval& pe = evals[i];
     any_point = true;
     const std::map<int, TierEval>& tiers = tier_evals[i];
-    // R8: the lines of a settled function tier, every one in play measured
-    // spread_blocks times without the tier settling on its own, do not hold
-    // the answer back: it is the function.
+    // R8: the lines of a settled function tier, every one in play given
+    // its budget (spent()) without the tier settling on its own, do not
+    // hold the answer back: it is the function.
     bool spread_below = false;
     bool point_flat = true, point_settled = true;
     for (const auto& [t, te] : tiers) {
