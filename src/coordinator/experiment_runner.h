@@ -70,8 +70,7 @@ class ExperimentRunner {
   // Fills region_ids_.
   std::vector<planner::Candidate> candidates();
   // One tier's candidates, in the catalog's order of their key groups;
-  // `ids` (optional) gets the
-  // selection that stands for each.
+  // `ids` (optional) gets the selection that stands for each.
   std::vector<planner::Candidate> tier(bool by_function,
                                        std::vector<uint32_t>* ids = nullptr);
   // A selection's region key, and the first selection seen with the same

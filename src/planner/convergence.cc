@@ -47,8 +47,9 @@ void ConvergenceTracker::add(const Observation& o) {
     const Observation& base = block->baseline == index ? o : prev;
     const Observation& fast = block->sped_up == index ? o : prev;
     double x = fast.speedup_pct / 100.0;
-    ++region_blocks_[o.region];
-    region_information_[o.region] += x * x;
+    RegionBlocks& rb = region_blocks_[o.region];
+    ++rb.count;
+    rb.information += x * x;
     for (const PointCount& p : fast.points) {
       std::optional<double> y = block_speedup(base, fast, p);
       if (!y) continue;
@@ -84,24 +85,24 @@ double ConvergenceTracker::leader_weight(const std::string& region) const {
 }
 
 bool ConvergenceTracker::spent(const std::string& region) const {
-  if (blocks(region) >= options_.spread_blocks) return true;
-  auto it = region_information_.find(region);
+  auto it = region_blocks_.find(region);
+  if (it == region_blocks_.end()) return false;
   // A hair below, so that the sum of the very squares R8 was set with
   // (8 blocks of 25, 50, 75%) counts as reaching it.
-  return it != region_information_.end() &&
-         it->second >= options_.spread_information - 1e-9;
+  return it->second.count >= options_.spread_blocks ||
+         it->second.information >= options_.spread_information - 1e-9;
 }
 
 int ConvergenceTracker::blocks(const std::string& region) const {
   auto it = region_blocks_.find(region);
-  return it == region_blocks_.end() ? 0 : it->second;
+  return it == region_blocks_.end() ? 0 : it->second.count;
 }
 
 void ConvergenceTracker::update() {
   const ConvergenceOptions& opt = options_;
   ConvergenceStatus s;
   s.experiments = experiments_;
-  for (const auto& [region, n] : region_blocks_) s.blocks += n;
+  for (const auto& [region, rb] : region_blocks_) s.blocks += rb.count;
   region_in_play_.clear();
   region_significant_.clear();
   region_implausible_.clear();

@@ -157,8 +157,11 @@ class ConvergenceTracker {
   BlockPairer pairer_;
   std::map<int, Observation> last_;  // last observation of each stream
   std::map<PointKey, PointState> points_;
-  std::map<std::string, int> region_blocks_;
-  std::map<std::string, double> region_information_;  // sum of s^2 (R8)
+  struct RegionBlocks {
+    int count = 0;
+    double information = 0;  // the sum of s^2 over them (R8's budget)
+  };
+  std::map<std::string, RegionBlocks> region_blocks_;
   std::map<std::string, bool> region_in_play_;
   std::map<std::string, bool> region_significant_;
   std::map<std::string, bool> region_implausible_;

@@ -13,6 +13,9 @@ namespace {
 constexpr uint64_t kFewVisits = 5;
 constexpr double kRateSmoothing = 0.3;  // weight of the newest rate
 
+// P2's levels are speed-ups in percent, 1..100 (0 is the baseline half).
+bool is_level(long s) { return s > 0 && s <= 100; }
+
 }  // namespace
 
 uint64_t shortest_experiment_ns(uint64_t period_ns, uint64_t tick_ns,
@@ -30,7 +33,7 @@ std::vector<int> parse_levels(const std::string& text) {
     const std::string item = text.substr(i, end - i);
     char* rest = nullptr;
     const long v = std::strtol(item.c_str(), &rest, 10);
-    if (!item.empty() && *rest == 0 && v > 0 && v <= 100) out.push_back(int(v));
+    if (!item.empty() && *rest == 0 && is_level(v)) out.push_back(int(v));
     i = end + 1;
   }
   return out;
@@ -43,7 +46,7 @@ ExperimentPlanner::ExperimentPlanner(PlannerOptions options, uint64_t seed)
       length_ns_(options_.initial_length_ns) {
   options_.levels.erase(
       std::remove_if(options_.levels.begin(), options_.levels.end(),
-                     [](int s) { return s <= 0 || s > 100; }),
+                     [](int s) { return !is_level(s); }),
       options_.levels.end());
   if (options_.levels.empty()) options_.levels = PlannerOptions{}.levels;
 }
