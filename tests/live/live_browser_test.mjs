@@ -108,7 +108,12 @@ await withBrowser({allow: u => origin !== null && u.startsWith(origin + '/')},
 
   await page.click('#ctl-pause');
   await acked(seq += 2);
-  check((await control()).paused === '1', 'the page shows the pause applied');
+  // The pause's state can reach #control-state a poll after its
+  // acknowledgement (a clean-clone CI run read it before): wait for it.
+  const pausedShown = await page.waitForFunction(
+      () => document.getElementById('control-state').dataset.paused === '1',
+      null, {timeout: 5000}).then(() => true, () => false);
+  check(pausedShown, 'the page shows the pause applied');
   // The experiments recorded before the pause reach the page after a poll
   // of the raw files and one of the page (longer on a busy machine: wait
   // for the count the program acknowledged); none may come after that.
