@@ -53,6 +53,9 @@ struct CoordinatorConfig {
   // ANDWEORC_SPEEDUP_LEVELS=50,75: P2's levels in percent (empty: the
   // planner's default). With ANDWEORC_FIXED_SPEEDUP set, that one level.
   std::vector<int> speedup_levels;
+  // ANDWEORC_BLOCK_ORDER=random: P1's blocks one at a time in random order
+  // (before 2026-11-28) instead of mirrored pairs; to measure.
+  bool mirrored_pairs = true;
   // ANDWEORC_SPLIT_POINTS=process|executable (`run --split-points`): in a
   // process tree, each progress point is counted per process ("name@PID")
   // or per executable ("name@FILE") instead of added up over the tree.

@@ -134,6 +134,7 @@ planner::PlannerOptions ExperimentRunner::planner_options(
   o.max_length_ns = kMaxLengthNs;
   o.leader_allocation = c.leader_allocation;
   if (!c.speedup_levels.empty()) o.levels = c.speedup_levels;
+  o.mirrored_pairs = c.mirrored_pairs;
   return o;
 }
 

@@ -53,9 +53,9 @@ ExperimentPlanner::ExperimentPlanner(PlannerOptions options, uint64_t seed)
 
 std::optional<Plan> ExperimentPlanner::next(
     const std::vector<Candidate>& candidates) {
-  if (pending_) {  // P1: the block's second half
-    Plan p = *pending_;
-    pending_.reset();
+  if (!pending_.empty()) {  // P1: the rest of the open block or pair
+    Plan p = pending_.front();
+    pending_.pop_front();
     p.length_ns = length_ns_;
     return p;
   }
@@ -126,18 +126,33 @@ std::optional<Plan> ExperimentPlanner::next(
     if (any_ready && waits(k)) continue;
     if (pick == nullptr || load(k) < load(pick)) pick = k;
   }
-  int n = given_[pick->region]++;
-  // P2: a fixed speed-up, else the levels in turn.
+  // P1: two blocks of one region and level, mirrored (0%, s% | s%, 0%).
+  // What an s% half leaves behind (a delay still being paid, a queue)
+  // falls on the next experiment: in the second block on both halves
+  // alike (each follows that region's s% half), in the first on neither
+  // (each follows a 0% half), so it cancels in every block whatever the
+  // regions; a linear drift cancels too. Blocks in random order let it
+  // fall on a 0% half three times in four: the known-answer spin's 0%
+  // halves after a sped-up one ran 12-22% faster (docs/causal-analysis.md,
+  // "Paired blocks"). `mirrored_pairs` off: one block, random order.
+  const bool pairs = options_.mirrored_pairs;
+  int n = given_[pick->region];
+  given_[pick->region] += pairs ? 2 : 1;
+  // P2: a fixed speed-up, else the levels in turn (per pair).
+  size_t turn = size_t(pairs ? n / 2 : n);
   int s = options_.fixed_speedup >= 0
               ? options_.fixed_speedup
-              : options_.levels[size_t(n) % options_.levels.size()];
-  // P1: random order inside the block, so that what one half leaves behind
-  // (a delay still being paid, a queue) favours neither side.
+              : options_.levels[turn % options_.levels.size()];
+  Plan zero{pick->region, 0, length_ns_, pick->parents};
+  Plan fast{pick->region, s, length_ns_, pick->parents};
+  if (s == 0) return zero;  // --fixed-speedup 0: no block to pair
+  if (pairs) {
+    pending_ = {fast, fast, zero};
+    return zero;
+  }
   bool zero_first = (rng_() & 1) != 0;
-  Plan first{pick->region, zero_first ? 0 : s, length_ns_, pick->parents};
-  pending_ = Plan{pick->region, zero_first ? s : 0, length_ns_, pick->parents};
-  if (s == 0) pending_.reset();  // --fixed-speedup 0: no block to pair
-  return first;
+  pending_ = {zero_first ? fast : zero};
+  return zero_first ? zero : fast;
 }
 
 void ExperimentPlanner::set_min_length_ns(uint64_t ns) {

@@ -6,13 +6,15 @@
 // finished experiment. The rules (docs/causal-analysis.md, "Experiment
 // plan"):
 //  P1 experiments come in blocks of two back-to-back halves on the same
-//     region, one at 0% and one at s%, in random order, so slow drift
-//     cancels in the block's difference (paired_blocks.h);
-//  P2 s cycles over a few large levels (default 75, 50, 75%; one level with
-//     a fixed speed-up): a block's slope has a variance of noise / s^2,
-//     and the noise measured per block does not grow with s (262 regions
-//     of real runs: 0.27, 0.23, 0.24 at 25, 50, 75%), so two thirds of the
-//     blocks go to the largest level; a third at 50% keeps a second point
+//     region, one at 0% and one at s%, so slow drift cancels in the
+//     block's difference (paired_blocks.h); blocks come in mirrored pairs
+//     of one region and level (0%, s%, s%, 0%), so that what an s% half
+//     leaves behind for the next experiment cancels in every block;
+//  P2 s cycles over a few large levels, per pair of blocks (default 75, 50,
+//     75%; one level with a fixed speed-up): a block's slope has a variance of
+//     noise / s^2, and the noise measured per block does not grow with s (262
+//     regions of real runs: 0.27, 0.23, 0.24 at 25, 50, 75%), so two thirds of
+//     the blocks go to the largest level; a third at 50% keeps a second point
 //     of the curve, so that a saturating one still shows;
 //  P3 candidates are the regions with at least min_sample_share of the
 //     samples, at most max_regions of them, most sampled first;
@@ -60,6 +62,7 @@
 #define ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <random>
@@ -85,6 +88,9 @@ struct PlannerOptions {
   // barrier later, and it did not move memcached's or zstd's time
   // (docs/causal-analysis.md, P10).
   bool leader_allocation = false;
+  // P1: blocks come in mirrored pairs of one region and level (false: one
+  // block at a time in random order, as before 2026-11-28; to measure).
+  bool mirrored_pairs = true;
   ConvergenceOptions convergence;
 };
 
@@ -130,8 +136,8 @@ class ExperimentPlanner {
   std::optional<Plan> next(const std::vector<Candidate>& candidates);
   // A finished experiment (recorded as the plan said).
   void record(const Observation& o);
-  // The last plan was not carried out: its block is abandoned.
-  void discard() { pending_.reset(); }
+  // The last plan was not carried out: its block (and pair) is abandoned.
+  void discard() { pending_.clear(); }
   const ConvergenceTracker& tracker() const { return tracker_; }
   uint64_t length_ns() const { return length_ns_; }
   // P5's floor, when the caller has measured it anew (the timer sampler's
@@ -144,7 +150,7 @@ class ExperimentPlanner {
   PlannerOptions options_;
   std::mt19937_64 rng_;
   ConvergenceTracker tracker_;
-  std::optional<Plan> pending_;         // the second half of the open block
+  std::deque<Plan> pending_;  // the rest of the open block (or pair, P1)
   std::map<std::string, int> given_;    // blocks started per region
   std::map<std::string, double> rate_;  // events per virtual s, by point
   uint64_t length_ns_;

@@ -188,18 +188,18 @@ TEST(CoarseToFine, AnEffectSpreadOverManyLinesSettlesOnTheFunction) {
 // play" with 1 block each. Once its experiments carry its parents, it
 // leaves play with cold (R3's parent rule).
 TEST(CoarseToFine, ALineStartedEarlyLeavesPlayWithItsFunction) {
-  ExperimentPlanner p({}, 19);
-  FakeProgram prog = program(19);
+  ExperimentPlanner p({}, 20);
+  FakeProgram prog = program(20);
   std::vector<Candidate> early;
   for (const Candidate& k : prog.candidates())
     if (k.region == kCold1) early.push_back(k);
   ASSERT_EQ(early.size(), 1u);
-  for (int n = 0; n < 2; ++n) {  // one block on the line alone
+  for (int n = 0; n < 4; ++n) {  // one pair of blocks on the line alone
     std::optional<Plan> plan = p.next(early);
     ASSERT_TRUE(plan);
     p.record(prog.run(*plan));
   }
-  ASSERT_EQ(p.tracker().blocks(kCold1), 1);
+  ASSERT_EQ(p.tracker().blocks(kCold1), 2);
   Trace t = run(&p, &prog, 3000, true);
   EXPECT_EQ(p.tracker().status().state, ConvergenceState::kStable)
       << t.regions.size() << " experiments";
@@ -274,15 +274,15 @@ TEST(CoarseToFine, LinesWithoutALeaderWaitWhileTheFunctionsAreUnresolved) {
 
 TEST(CoarseToFine, WithoutParentsEveryRegionIsTopTier) {
   // The same regions without parents (line or function granularity): P4
-  // gives each of the 5 its first block before any gets a second, lines
-  // included.
+  // gives each of the 5 its first pair of blocks (P1) before any gets a
+  // second, lines included.
   ExperimentPlanner p({}, 11);
   FakeProgram prog = program(2);
   std::map<std::string, int> first_blocks;
-  for (int n = 0; n < 10; ++n) {
+  for (int n = 0; n < 20; ++n) {
     std::optional<Plan> plan = p.next(prog.candidates());
     ASSERT_TRUE(plan);
-    if (n % 2 == 0) ++first_blocks[plan->region];
+    if (n % 4 == 0) ++first_blocks[plan->region];
     p.record(prog.run(*plan));
   }
   EXPECT_EQ(first_blocks.size(), 5u);

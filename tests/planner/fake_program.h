@@ -22,6 +22,10 @@ struct FakeRegion {
   // (D/T = delay_share * s): the virtual time the point is counted over
   // shrinks by it. 0: delays not modelled (virtual time = length).
   double delay_share = 0;
+  // Carry-over: the experiment right after an s% one on this region runs
+  // faster by carry_over * s (a backlog the sped-up half left behind,
+  // worked off in the next one: the known-answer spin's consumer).
+  double carry_over = 0;
 };
 
 class FakeProgram {
@@ -62,9 +66,12 @@ class FakeProgram {
 
   // Runs `plan` from the current fake time; advances it.
   Observation run(const Plan& plan) {
-    double impact = 0, delay_share = 0;
+    double impact = 0, delay_share = 0, carry = carry_;
     for (const FakeRegion& r : regions_)
-      if (r.key == plan.region) impact = r.impact, delay_share = r.delay_share;
+      if (r.key == plan.region) {
+        impact = r.impact, delay_share = r.delay_share;
+        carry_ = r.carry_over * plan.speedup_pct / 100.0;
+      }
     double s = std::min(plan.speedup_pct / 100.0, saturate_at);
     double len = double(plan.length_ns) / 1e9;
     double virtual_len =
@@ -72,7 +79,8 @@ class FakeProgram {
     double slow = 1 + drift_per_s * now_s_;
     std::normal_distribution<double> n(0, noise_);
     // Program speed-up impact * s: the period shrinks by that fraction.
-    double period = slow * (1 - impact * s) * (1 + n(rng_)) / rate_;
+    double period =
+        slow * (1 - impact * s) * (1 - carry) * (1 + n(rng_)) / rate_;
     Observation o;
     o.region = plan.region;
     o.parents = plan.parents;
@@ -107,6 +115,7 @@ class FakeProgram {
   double noise_;
   std::mt19937_64 rng_;
   double now_s_ = 0;
+  double carry_ = 0;  // what the last experiment left for the next
 };
 
 // Plans and runs experiments until the planner's answer settles or `max`
