@@ -11,7 +11,9 @@
 # ANDWEORC_DATA_DIR: the wrappers, no sampling, no experiments); noexp (andweorc run --no-experiments: sampling only, the
 # default sampler); timer (the same with --sampler timer); exp0
 # (--fixed-speedup 0: every experiment delays nothing, what a user pays
-# while profiling); exp0.base (exp0 with the runtime in $BASE_RUNTIME, for
+# while profiling); exp0.timer (exp0 with --sampler timer: its experiments
+# are 4x longer, so this tells per-experiment costs from per-sample ones);
+# exp0.base (exp0 with the runtime in $BASE_RUNTIME, for
 # before/after comparisons in one run). Default: 5 rounds of native noexp
 # exp0. Each run: MC_SECONDS (default 10, programs.sh) of `mc_load -t 2 -d 16` against
 # `memcached -t 2`; requests per second as mc_load counts them.
@@ -43,6 +45,7 @@ one() {
     noexp) serve --no-experiments "$out/p.json" "$MC_SECONDS" ;;
     timer) serve "--no-experiments --sampler timer" "$out/p.json" "$MC_SECONDS" ;;
     exp0) serve "--fixed-speedup 0" "$out/p.json" "$MC_SECONDS" ;;
+    exp0.timer) serve "--fixed-speedup 0 --sampler timer" "$out/p.json" "$MC_SECONDS" ;;
     exp0.base)
       [ -n "${BASE_RUNTIME:-}" ] || { echo "exp0.base needs BASE_RUNTIME" >&2; exit 2; }
       ANDWEORC_RUNTIME=$BASE_RUNTIME serve "--fixed-speedup 0" "$out/p.json" "$MC_SECONDS" ;;
