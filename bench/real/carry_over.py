@@ -10,24 +10,19 @@
 #
 #   python3 bench/real/carry_over.py PROFILE.json ...
 #
-# Profiles whose blocks ran in random order (P1) have both groups. P = (duration
-# - delay) / visits of the first throughput point; prints per profile name and
-# over all: count, mean log-ratio in percent and its standard error.
+# Profiles whose blocks ran in random order (ANDWEORC_BLOCK_ORDER=random)
+# have both groups in equal measure; mirrored pairs (P1) too. The period is
+# profile_periods.py's; prints per profile name and over all: count, mean
+# log-ratio in percent and its standard error.
 import collections
 import json
 import math
 import os
 import sys
 
+from profile_periods import period
+
 WINDOW = 4
-
-
-def period(e):
-    for p in e.get("points") or []:
-        if p.get("kind") == "throughput" and p.get("visits", 0) > 0:
-            d = e["duration_s"] - e.get("delay_s", 0)
-            return d / p["visits"] if d > 0 else None
-    return None
 
 
 def ratios(profile):

@@ -8,7 +8,8 @@
 #
 # Pairs are consecutive experiments of one region, one at 0% and one at s%
 # (as the planner runs its blocks); y = 1 - P_fast / P_base with P =
-# (duration - delay) / visits of the first progress point. Regions with at
+# (duration - delay) / visits of the first throughput point
+# (profile_periods.py). Regions with at
 # least 3 blocks at each of LEVELS count; prints each region's standard
 # deviations and the geometric means over all of them.
 import collections
@@ -17,6 +18,8 @@ import math
 import statistics
 import sys
 
+from profile_periods import period
+
 LEVELS = (25, 50, 75)
 
 
@@ -24,12 +27,6 @@ def region(e):
     if e["granularity"] == "function":
         return ("function", e["function"])
     return ("line", f'{e["file"]}:{e["line"]}')
-
-
-def period(e):
-    points = e.get("points") or []
-    visits = points[0]["visits"] if points else 0
-    return (e["duration_s"] - e["delay_s"]) / visits if visits > 0 else None
 
 
 log_var = collections.defaultdict(list)

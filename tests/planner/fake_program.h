@@ -66,7 +66,10 @@ class FakeProgram {
 
   // Runs `plan` from the current fake time; advances it.
   Observation run(const Plan& plan) {
+    // What the last experiment left behind moves this one; this one's is
+    // for the next (nothing when its region is not one of ours).
     double impact = 0, delay_share = 0, carry = carry_;
+    carry_ = 0;
     for (const FakeRegion& r : regions_)
       if (r.key == plan.region) {
         impact = r.impact, delay_share = r.delay_share;
