@@ -14,7 +14,8 @@
 # while profiling); exp0.timer (exp0 with --sampler timer: its experiments
 # are 4x longer, so this tells per-experiment costs from per-sample ones);
 # exp0.base (exp0 with the runtime in $BASE_RUNTIME, for
-# before/after comparisons in one run). Default: 5 rounds of native noexp
+# before/after comparisons in one run); run:ARGS (andweorc run with ARGS,
+# commas for spaces: run:--fixed-speedup,0,--no-follow-forks). Default: 5 rounds of native noexp
 # exp0. Each run: MC_SECONDS (default 10, programs.sh) of `mc_load -t 2 -d 16` against
 # `memcached -t 2`; requests per second as mc_load counts them.
 set -uo pipefail
@@ -49,6 +50,7 @@ one() {
     exp0.base)
       [ -n "${BASE_RUNTIME:-}" ] || { echo "exp0.base needs BASE_RUNTIME" >&2; exit 2; }
       ANDWEORC_RUNTIME=$BASE_RUNTIME serve "--fixed-speedup 0" "$out/p.json" "$MC_SECONDS" ;;
+    run:*) serve "$(tr , ' ' <<<"${1#run:}")" "$out/p.json" "$MC_SECONDS" ;;
     *) echo "unknown mode $1" >&2; exit 2 ;;
   esac
 }

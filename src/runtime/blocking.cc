@@ -29,19 +29,20 @@ using andweorc::runtime::delay_engine;
 
 extern "C" {
 
-void andweorc_rt_pre_block_slow(void) {
+ANDWEORC_RT_HOT void andweorc_rt_pre_block_slow(void) {
   if (auto* a = account()) delay_engine().pre_block(*a);
 }
 
-void andweorc_rt_post_block_slow(int woken_by_thread) {
+ANDWEORC_RT_HOT void andweorc_rt_post_block_slow(int woken_by_thread) {
   if (auto* a = account()) delay_engine().post_block(*a, woken_by_thread != 0);
 }
 
-void andweorc_rt_catch_up_slow(void) {
+ANDWEORC_RT_HOT void andweorc_rt_catch_up_slow(void) {
   if (auto* a = account()) delay_engine().catch_up(*a);
 }
 
-void andweorc_rt_catch_up_unless_slow(int (*skip)(int fd), int fd) {
+ANDWEORC_RT_HOT void andweorc_rt_catch_up_unless_slow(int (*skip)(int fd),
+                                                      int fd) {
   auto* a = account();
   if (a == nullptr) return;
   if (delay_engine().owes(*a) && skip(fd)) return;

@@ -142,7 +142,13 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::add_hits(DelayAccount& a,
     // when ramps are off or none is free.
     uint64_t window =
         __atomic_load_n(&s_->ramps.window_per_hit, __ATOMIC_ACQUIRE) * hits;
-    if (!ramp_post(s_->ramps, a.ramp, a.epoch, add, window, clock_())) {
+    bool ramped = ramp_post(s_->ramps, a.ramp, a.epoch, add, window, clock_());
+    // ramps.used is non-zero now, for good: global() must add ramps.
+    if (ramped && (__atomic_load_n(&s_->slow_paths, __ATOMIC_ACQUIRE) &
+                   ExperimentShared::kRampsUsed) == 0)
+      __atomic_or_fetch(&s_->slow_paths, ExperimentShared::kRampsUsed,
+                        __ATOMIC_ACQ_REL);
+    if (!ramped) {
       uint64_t start = __atomic_fetch_add(&s_->global, add, __ATOMIC_ACQ_REL);
       // Logged with the time it stands for: threads blocked then are
       // credited their share (delay_credit.h).
@@ -184,20 +190,7 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::on_samples(DelayAccount& a,
   leave(a);
 }
 
-ANDWEORC_SIGNAL_SAFE uint64_t DelayEngine::catch_up(DelayAccount& a) {
-  // Nothing owed, the common case (called before every lock, unlock and
-  // write during experiments, 0% ones included): return after a few loads,
-  // without taking the account. Reads only, so a handler landing in between
-  // changes nothing we rely on: its hits raise the global count and this
-  // account alike, its payments only lower the debt; the full path would
-  // have found nothing owed at the same instant. A new experiment (the
-  // account must sync), lump credit or a debt take the full path.
-  if (__atomic_load_n(&a.busy, __ATOMIC_RELAXED) == 0 &&
-      __atomic_load_n(&a.epoch, __ATOMIC_RELAXED) == epoch() &&
-      __atomic_load_n(&s_->lumps.window_per_hit, __ATOMIC_ACQUIRE) == 0) {
-    if (sleep_owed(global(), __atomic_load_n(&a.local, __ATOMIC_RELAXED)) == 0)
-      return 0;
-  }
+ANDWEORC_SIGNAL_SAFE uint64_t DelayEngine::catch_up_owed(DelayAccount& a) {
   if (!enter(a)) return 0;  // interrupted an operation: it pays for us
   sync_epoch(a);
   uint64_t slept = pay(a);
@@ -307,6 +300,9 @@ void DelayEngine::attach_shared(ExperimentShared* shared) {
   // Ramps are idle before the first experiment: the setting is all.
   move(&shared->ramps.window_per_hit, &s_->ramps.window_per_hit);
   move(&shared->lumps.window_per_hit, &s_->lumps.window_per_hit);
+  __atomic_store_n(&shared->slow_paths,
+                   __atomic_load_n(&s_->slow_paths, __ATOMIC_ACQUIRE),
+                   __ATOMIC_RELEASE);
   __atomic_store_n(&shared->epoch,
                    __atomic_load_n(&s_->epoch, __ATOMIC_ACQUIRE),
                    __ATOMIC_RELEASE);

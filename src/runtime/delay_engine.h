@@ -115,24 +115,38 @@ ANDWEORC_SIGNAL_SAFE uint64_t real_spin(void* ctx, uint64_t ns);
 
 // The experiment state shared by every process of a tree (see above). A
 // plain struct of atomics: valid zero-initialized, in any mapping.
-struct ExperimentShared {
-  uint64_t global = 0;         // atomic; monotone
+//
+// The first cache line holds all that catch_up reads when nothing is owed:
+// the check before every lock, unlock and write during experiments, 0% ones
+// included. A server's syscalls and data evict the runtime's lines between
+// two such calls, so each line read there is a miss: spread over three
+// lines (and three code pages), the check cost memcached's workers ~10% of
+// their time in experiments (docs/design.md, cost model).
+struct alignas(64) ExperimentShared {
+  uint64_t global = 0;  // atomic; monotone
+  uint32_t epoch = 0;   // atomic
+  uint32_t active = 0;  // atomic; an experiment is running
+  // atomic; kRampsUsed once some ramp was claimed (ramps.used != 0, which
+  // never goes back to 0): global() must then add what ramps released. A
+  // copy, so that the check need not read `ramps`, further away.
+  uint32_t slow_paths = 0;
   uint64_t delay_per_hit = 0;  // atomic; 0 outside experiments
-  uint64_t hits = 0;           // atomic
   uint64_t start_global = 0;   // atomic; global when the epoch began
   // atomic; CLOCK_MONOTONIC time after which hits add no delay (0: none).
   // The coordinator's lease: if its process dies mid-experiment (SIGKILL),
   // the other processes stop inserting delays at this time instead of
   // delaying each other for ever.
   uint64_t expires_ns = 0;
-  uint32_t epoch = 0;   // atomic
-  uint32_t active = 0;  // atomic; an experiment is running
+  // atomic; written at every hit, so kept off the first line.
+  alignas(64) uint64_t hits = 0;
   // Hits release their delay over the time their samples stand for
   // (delay_ramp.h); `global` above is the part that entered at once.
   RampSet ramps;
   // The lumps that entered `global`, with the time each stands for, so that
   // threads blocked meanwhile are credited (delay_credit.h).
   LumpLog lumps;
+
+  static constexpr uint32_t kRampsUsed = 1;  // slow_paths
 };
 
 class DelayEngine {
@@ -143,7 +157,7 @@ class DelayEngine {
   // was silently ignored that way, issue 12 item 4).
   constexpr explicit DelayEngine(Sleeper sleeper = Sleeper{real_sleep, nullptr},
                                  uint64_t (*clock)() = monotonic_ns)
-      : sleeper_(sleeper), clock_(clock), s_(&own_) {}
+      : s_(&own_), sleeper_(sleeper), clock_(clock) {}
   DelayEngine(const DelayEngine&) = delete;
   DelayEngine& operator=(const DelayEngine&) = delete;
 
@@ -163,8 +177,12 @@ class DelayEngine {
   // --- Per-thread operations (the owning thread; signal-safe). ---
   // `hits` samples of this thread hit the selection; then pays any debt.
   ANDWEORC_SIGNAL_SAFE void on_samples(DelayAccount& a, uint64_t hits);
-  // Pays what the thread owes now. Returns the nanoseconds slept.
-  ANDWEORC_SIGNAL_SAFE uint64_t catch_up(DelayAccount& a);
+  // Pays what the thread owes now. Returns the nanoseconds slept. Inline:
+  // the wrappers call it before every lock, unlock and write during
+  // experiments, and nothing is owed nearly every time.
+  ANDWEORC_SIGNAL_SAFE uint64_t catch_up(DelayAccount& a) {
+    return nothing_owed(a) ? 0 : catch_up_owed(a);
+  }
   // Whether catch_up would have anything to pay now (reads only; false
   // right after a new experiment began, before the account synced).
   ANDWEORC_SIGNAL_SAFE bool owes(const DelayAccount& a) const {
@@ -201,9 +219,12 @@ class DelayEngine {
   // The delay inserted so far: what entered at once plus what the ramps
   // have released by now (so it grows with time during an experiment).
   ANDWEORC_SIGNAL_SAFE uint64_t global() const {
-    uint64_t g = __atomic_load_n(&s_->global, __ATOMIC_ACQUIRE);
-    if (__atomic_load_n(&s_->ramps.used, __ATOMIC_ACQUIRE) == 0) return g;
-    return g + ramp_total(s_->ramps, clock_());
+    const ExperimentShared* s = s_;
+    uint64_t g = __atomic_load_n(&s->global, __ATOMIC_ACQUIRE);
+    if ((__atomic_load_n(&s->slow_paths, __ATOMIC_ACQUIRE) &
+         ExperimentShared::kRampsUsed) == 0)
+      return g;
+    return g + ramp_total(s->ramps, clock_());
   }
   ANDWEORC_SIGNAL_SAFE uint64_t delay_per_hit() const {
     return __atomic_load_n(&s_->delay_per_hit, __ATOMIC_ACQUIRE);
@@ -230,13 +251,32 @@ class DelayEngine {
   // Pays what the account owes up to the global count `upto`.
   ANDWEORC_SIGNAL_SAFE uint64_t pay(DelayAccount& a,
                                     uint64_t upto = UINT64_MAX);
+  // catch_up's fast path: reads only, and only the first line of the
+  // shared state and the account's first line. A handler landing in between
+  // changes nothing relied on: its hits raise the global count and this
+  // account alike, its payments only lower the debt; the full path would
+  // have found nothing owed at the same instant. A new experiment (the
+  // account must sync) or a debt take the full path. Lump credit needs no
+  // test of its own: a lump not yet credited to this thread is in `global`
+  // and not in `local`, a debt of at least kMinSleepNs (a lump is a hit's
+  // whole delay, 50 us and more), so the full path takes the credit.
+  ANDWEORC_SIGNAL_SAFE bool nothing_owed(const DelayAccount& a) const {
+    return __atomic_load_n(&a.busy, __ATOMIC_RELAXED) == 0 &&
+           __atomic_load_n(&a.epoch, __ATOMIC_RELAXED) == epoch() &&
+           sleep_owed(global(), __atomic_load_n(&a.local, __ATOMIC_RELAXED)) ==
+               0;
+  }
+  ANDWEORC_SIGNAL_SAFE uint64_t catch_up_owed(DelayAccount& a);
   // Credits the lumps posted since the account last looked (delay_credit.h).
   ANDWEORC_SIGNAL_SAFE void take_lump_credit(DelayAccount& a);
 
+  // &own_ or the tree's segment. First, away from own_: read by every
+  // check (nothing_owed), next to the sleeper and clock, written only at
+  // start-up.
+  ExperimentShared* s_;
   Sleeper sleeper_;
   uint64_t (*clock_)();
   ExperimentShared own_;  // used until attach_shared
-  ExperimentShared* s_;   // &own_ or the tree's segment
   // Debts below this are carried, not slept: a nanosleep costs tens of
   // microseconds of overshoot anyway, which credit would then absorb.
   static constexpr uint64_t kMinSleepNs = 1000;

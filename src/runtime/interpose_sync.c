@@ -54,7 +54,7 @@ EXPORT void pthread_exit(void* value) {
  * recursive one at its maximum, EINVAL); EBUSY (held, or an error-checking
  * mutex we hold) goes on to the real lock, which blocks or says EDEADLK. */
 #define LOCK_TRY_FIRST(type, name, try_name)        \
-  EXPORT int name(type* l) {                        \
+  EXPORT ANDWEORC_RT_HOT int name(type* l) {        \
     if (!andweorc_rt_armed()) return REAL(name)(l); \
     andweorc_rt_catch_up_slow();                    \
     int rc = REAL(try_name)(l);                     \
@@ -82,7 +82,7 @@ EXPORT int pthread_mutex_clocklock(pthread_mutex_t* m, clockid_t c,
   return rc;
 }
 
-EXPORT int pthread_mutex_unlock(pthread_mutex_t* m) {
+EXPORT ANDWEORC_RT_HOT int pthread_mutex_unlock(pthread_mutex_t* m) {
   andweorc_rt_catch_up();
   return REAL(pthread_mutex_unlock)(m);
 }
@@ -156,7 +156,7 @@ RWLOCK_TIMED(pthread_rwlock_timedwrlock)
 RWLOCK_CLOCKED(pthread_rwlock_clockrdlock)
 RWLOCK_CLOCKED(pthread_rwlock_clockwrlock)
 
-EXPORT int pthread_rwlock_unlock(pthread_rwlock_t* l) {
+EXPORT ANDWEORC_RT_HOT int pthread_rwlock_unlock(pthread_rwlock_t* l) {
   andweorc_rt_catch_up();
   return REAL(pthread_rwlock_unlock)(l);
 }

@@ -477,7 +477,9 @@ ANDWEORC_SIGNAL_SAFE bool runtime_active() {
   return __atomic_load_n(&g_active, __ATOMIC_ACQUIRE);
 }
 SpinLock& io_lock() { return g_io_lock; }
-ANDWEORC_SIGNAL_SAFE DelayEngine& delay_engine() { return g_delay_engine; }
+ANDWEORC_SIGNAL_SAFE ANDWEORC_RT_HOT DelayEngine& delay_engine() {
+  return g_delay_engine;
+}
 ANDWEORC_SIGNAL_SAFE bool is_original_process() {
   return int(getpid()) == g_pid;
 }

@@ -6,6 +6,7 @@
 
 #include <new>
 
+#include "runtime/blocking.h"
 #include "runtime/internal_fds.h"
 #include "runtime/perf_sampler.h"
 #include "runtime/progress_points.h"
@@ -122,7 +123,9 @@ void write_thread_event(ThreadState* s, uint32_t event) {
 
 }  // namespace
 
-ANDWEORC_SIGNAL_SAFE ThreadState* current_thread() { return t_state; }
+ANDWEORC_SIGNAL_SAFE ANDWEORC_RT_HOT ThreadState* current_thread() {
+  return t_state;
+}
 
 ANDWEORC_SIGNAL_SAFE ThreadState* thread_slot(int index) {
   return slot_at(index);
