@@ -17,7 +17,8 @@
 # before/after comparisons in one run); run:ARGS (andweorc run with ARGS,
 # commas for spaces: run:--fixed-speedup,0,--no-follow-forks). Default: 5 rounds of native noexp
 # exp0. Each run: MC_SECONDS (default 10, programs.sh) of `mc_load -t 2 -d 16` against
-# `memcached -t 2`; requests per second as mc_load counts them.
+# `memcached -t 2`; requests per second as mc_load counts them, and the
+# server's CPU time per request (all its threads, the profiler's included).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
@@ -36,13 +37,7 @@ runtime=${ANDWEORC_RUNTIME:-$(dirname "$ANDWEORC")/../lib/libandweorc.so}
 one() {
   case $1 in
     native) serve native "" "$MC_SECONDS" ;;
-    preload)
-      local pid
-      LD_PRELOAD=$runtime $(memcached_cmd) & pid=$!
-      PIDS+=("$pid")
-      wait_port || { kill -KILL "$pid"; return 1; }
-      "$MC_LOAD" -p "$PORT" -t 2 -d 16 -s "$MC_SECONDS" -n 1000000000 | awk '{print $6}'
-      stop_after "$pid" 0 ;;
+    preload) SERVE_PRELOAD=$runtime serve native "" "$MC_SECONDS" ;;
     noexp) serve --no-experiments "$out/p.json" "$MC_SECONDS" ;;
     timer) serve "--no-experiments --sampler timer" "$out/p.json" "$MC_SECONDS" ;;
     exp0) serve "--fixed-speedup 0" "$out/p.json" "$MC_SECONDS" ;;
@@ -55,25 +50,31 @@ one() {
   esac
 }
 
+export SERVER_CPU=1  # serve prints requests/s and CPU us per request
 echo "== memcached -t 2, ${MC_SECONDS} s of mc_load -t 2 -d 16 per run, $rounds rounds ($(date -u +%H:%M:%S) UTC, $(load))"
 for ((r = 0; r < rounds; ++r)); do
   line="round $r:"
   for m in "${modes[@]}"; do
     v=$(one "$m")
     echo "$m $v" >>"$out/results"
-    line+=" $m $v"
+    line+=" $m ${v% *} (${v#* } us)"
   done
   echo "$line ($(load))"
 done
 python3 - "$out/results" "${modes[0]}" <<'PY'
 import collections, statistics, sys
-d = collections.defaultdict(list)
+d, cpu = collections.defaultdict(list), collections.defaultdict(list)
 for l in open(sys.argv[1]):
-    m, v = l.split()
-    d[m].append(float(v))
+    f = l.split()
+    if len(f) < 3: continue  # a run that failed
+    d[f[0]].append(float(f[1]))
+    cpu[f[0]].append(float(f[2]))
 ref = statistics.median(d[sys.argv[2]])
+cref = statistics.median(cpu[sys.argv[2]])
 for m, v in d.items():
-    med = statistics.median(v)
+    med, c = statistics.median(v), statistics.median(cpu[m])
     print(f"{m:10s} median {med / 1e3:7.1f}k requests/s  ratio to {sys.argv[2]} {med / ref:.3f}"
           f"  (runs: {' '.join(f'{x / 1e3:.0f}k' for x in v)})")
+    print(f"{'':10s} server CPU {c:5.2f} us/request  ratio {c / cref:.3f}"
+          f"  (runs: {' '.join(f'{x:.2f}' for x in cpu[m])})")
 PY

@@ -102,16 +102,29 @@ wait_port() {   # up to 60 s for the server to listen
   echo "server did not listen on $PORT" >&2; return 1
 }
 # serve MODE OUT SECONDS: a server (native or under andweorc run MODE) and
-# mc_load for SECONDS; prints requests per second; stops the server.
+# mc_load for SECONDS; prints requests per second; stops the server. With
+# SERVER_CPU set, prints the server's CPU time per request too (us, all its
+# threads, the profiler's included): less noisy than throughput on a 2-core
+# machine, where the load generator competes for the same cores.
 serve() {
-  local mode=$1 out=$2 secs=$3 pid
-  if [ "$mode" = native ]; then $(memcached_cmd) & pid=$!
+  local mode=$1 out=$2 secs=$3 pid server cpu0 line
+  if [ "$mode" = native ]; then
+    # SERVE_PRELOAD: a library preloaded into the native server.
+    ${SERVE_PRELOAD:+env LD_PRELOAD=$SERVE_PRELOAD} $(memcached_cmd) & pid=$!
   else "$ANDWEORC" run -q -o "$out" $mode -- $(memcached_cmd) & pid=$!; fi
   PIDS+=("$pid")
   wait_port || { kill -KILL "$pid"; return 1; }
-  "$MC_LOAD" -p "$PORT" -t 2 -d 16 -s "$secs" -n 1000000000 | awk '{print $6}'
+  server=$(pgrep -x -n memcached)
+  cpu0=$(cpu_ticks "$server")
+  line=$("$MC_LOAD" -p "$PORT" -t 2 -d 16 -s "$secs" -n 1000000000)
+  if [ -n "${SERVER_CPU:-}" ]; then
+    awk -v t0="$cpu0" -v t1="$(cpu_ticks "$server")" -v hz="$(getconf CLK_TCK)" \
+      '{printf "%s %.2f\n", $6, ($2 > 0 ? (t1 - t0) / hz * 1e6 / $2 : 0)}' <<<"$line"
+  else awk '{print $6}' <<<"$line"; fi
   stop_after "$pid" 0
 }
+# utime + stime of a process, all threads, in clock ticks.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 fixed_memcached() { serve "$1" "$2" "$MC_SECONDS"; }
 # With --until-stable or --max-time the server stops first and mc_load
 # fails ("read failed"): not an error of the run, whose profile must still
