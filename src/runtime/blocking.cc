@@ -21,11 +21,20 @@ ANDWEORC_SIGNAL_SAFE inline DelayAccount* account() {
   return s != nullptr ? &s->delay : nullptr;
 }
 
+// Nothing owed, nearly always during experiments: decided from the
+// thread's account and the shared state's first line alone, without the
+// engine object (DelayEngine::settled). Before every lock, unlock and write.
+ANDWEORC_SIGNAL_SAFE inline bool settled() {
+  ThreadState* s = current_thread();
+  return s != nullptr && DelayEngine::settled(s->delay);
+}
+
 }  // namespace
 }  // namespace andweorc::runtime
 
 using andweorc::runtime::account;
 using andweorc::runtime::delay_engine;
+using andweorc::runtime::settled;
 
 extern "C" {
 
@@ -38,11 +47,13 @@ ANDWEORC_RT_HOT void andweorc_rt_post_block_slow(int woken_by_thread) {
 }
 
 ANDWEORC_RT_HOT void andweorc_rt_catch_up_slow(void) {
+  if (settled()) return;
   if (auto* a = account()) delay_engine().catch_up(*a);
 }
 
 ANDWEORC_RT_HOT void andweorc_rt_catch_up_unless_slow(int (*skip)(int fd),
                                                       int fd) {
+  if (settled()) return;
   auto* a = account();
   if (a == nullptr) return;
   if (delay_engine().owes(*a) && skip(fd)) return;

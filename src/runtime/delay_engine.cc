@@ -103,6 +103,9 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::leave(DelayAccount& a) {
 }
 
 ANDWEORC_SIGNAL_SAFE void DelayEngine::sync_epoch(DelayAccount& a) {
+  // s_ changes only at start-up, before any experiment: an account synced
+  // before that (a sample's hits outside experiments) is put right here.
+  __atomic_store_n(&a.shared, s_, __ATOMIC_RELAXED);
   uint32_t e = __atomic_load_n(&s_->epoch, __ATOMIC_ACQUIRE);
   if (a.epoch != e) {
     // Start this experiment from its first instant: debts and credit from

@@ -61,14 +61,21 @@ namespace andweorc::runtime {
 // account alone: a sample's hits go to `deferred_hits`, which the
 // interrupted operation adds before it clears `busy`, and debts are paid at
 // the next operation.
-struct DelayAccount {
-  uint64_t local = 0;           // delay paid or credited, ns
-  uint64_t blocked_global = 0;  // global count when the thread blocked
+//
+// Its first cache line holds what the wrappers' check reads (settled):
+// written by its own thread only (the collector writes `scale`, further
+// on), and never split over two lines.
+struct ExperimentShared;
+struct alignas(64) DelayAccount {
+  uint64_t local = 0;  // delay paid or credited, ns
+  // The engine's shared state as of the last sync (sync_epoch), so that the
+  // check need not read the engine object: one cache line less.
+  const ExperimentShared* shared = nullptr;
   uint32_t epoch = 0;           // experiment this account is synced to
   uint32_t in_delay = 0;        // a catch_up is sleeping right now
   uint32_t busy = 0;            // an engine operation is under way
   uint64_t deferred_hits = 0;   // hits counted by a handler while busy
-  uint64_t paid = 0;            // total sleep in this thread, for reports
+  uint64_t blocked_global = 0;  // global count when the thread blocked
   uint64_t debt_at_block = 0;   // what it owed when it blocked
   // The global count at this thread's previous sample, and whether another
   // thread woke it since: then a sample pays only what was owed at the
@@ -82,6 +89,7 @@ struct DelayAccount {
   // share). A preempted thread spends longer in a line than its CPU samples
   // say; a real speed-up would save that wall time. Set by the collector.
   uint32_t scale = 1024;
+  uint64_t paid = 0;  // total sleep in this thread, for reports
   // The ramp this thread's hits release their delay through (delay_ramp.h).
   RampClaim ramp;
   // Lump credit (delay_credit.h): this account's id in the lump log (0:
@@ -182,6 +190,21 @@ class DelayEngine {
   // experiments, and nothing is owed nearly every time.
   ANDWEORC_SIGNAL_SAFE uint64_t catch_up(DelayAccount& a) {
     return nothing_owed(a) ? 0 : catch_up_owed(a);
+  }
+  // catch_up's check (nothing_owed), from the account alone (its `shared`), for
+  // the wrappers: no read of the engine object. False whenever it cannot tell
+  // (never synced, no experiment, ramps in use: their release needs the
+  // clock), and the caller then asks the engine.
+  ANDWEORC_SIGNAL_SAFE static bool settled(const DelayAccount& a) {
+    const ExperimentShared* s = __atomic_load_n(&a.shared, __ATOMIC_RELAXED);
+    return s != nullptr && __atomic_load_n(&s->active, __ATOMIC_ACQUIRE) != 0 &&
+           __atomic_load_n(&a.busy, __ATOMIC_RELAXED) == 0 &&
+           __atomic_load_n(&a.epoch, __ATOMIC_RELAXED) ==
+               __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE) &&
+           (__atomic_load_n(&s->slow_paths, __ATOMIC_ACQUIRE) &
+            ExperimentShared::kRampsUsed) == 0 &&
+           sleep_owed(__atomic_load_n(&s->global, __ATOMIC_ACQUIRE),
+                      __atomic_load_n(&a.local, __ATOMIC_RELAXED)) == 0;
   }
   // Whether catch_up would have anything to pay now (reads only; false
   // right after a new experiment began, before the account synced).

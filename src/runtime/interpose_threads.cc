@@ -43,7 +43,9 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(
   using namespace andweorc::runtime;
   const RealFunctions& r = real();
   if (!runtime_active()) return r.pthread_create(thread, attr, routine, arg);
-  auto* args = static_cast<StartArgs*>(malloc(sizeof(StartArgs)));
+  // aligned_alloc: DelayAccount is cache-line aligned.
+  auto* args = static_cast<StartArgs*>(
+      aligned_alloc(alignof(StartArgs), sizeof(StartArgs)));
   if (args == nullptr) return r.pthread_create(thread, attr, routine, arg);
   ThreadState* self = current_thread();
   *args = StartArgs{routine, arg, {}, self != nullptr};
