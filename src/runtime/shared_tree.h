@@ -35,8 +35,9 @@
 namespace andweorc::runtime {
 
 // The layout's version: an exec'd image of another build joins no tree
-// whose segment it would misread. "andwtre2": endpoint entries count bytes.
-inline constexpr uint64_t kTreeMagic = 0x3265727477646e61ull;
+// whose segment it would misread. "andwtre3": the engine's state keeps the
+// wrappers' check on its first line (delay_engine.h).
+inline constexpr uint64_t kTreeMagic = 0x3365727477646e61ull;
 // Virtual size only (MAP_NORESERVE): pages exist once the table uses them.
 inline constexpr size_t kTreeArenaBytes = size_t(256) << 20;
 inline constexpr int kTreePoints = 64;      // distinct points in a tree
