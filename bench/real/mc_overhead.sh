@@ -13,7 +13,7 @@
 # (--fixed-speedup 0: every experiment delays nothing, what a user pays
 # while profiling); exp0.timer (exp0 with --sampler timer: its experiments
 # are 4x longer, so this tells per-experiment costs from per-sample ones);
-# exp0.base (exp0 with the runtime in $BASE_RUNTIME, for
+# MODE.base (any mode with the runtime in $BASE_RUNTIME, e.g. exp0.base, for
 # before/after comparisons in one run); run:ARGS (andweorc run with ARGS,
 # commas for spaces: run:--fixed-speedup,0,--no-follow-forks). Default: 5 rounds of native noexp
 # exp0. Each run: MC_SECONDS (default 10, programs.sh) of `mc_load -t 2 -d 16` against
@@ -33,18 +33,19 @@ setup_memcached >/dev/null 2>&1 || { echo "memcached build failed" >&2; exit 1; 
 out=$(mktemp -d)
 trap 'cleanup; rm -rf "$out"' EXIT
 
-runtime=${ANDWEORC_RUNTIME:-$(dirname "$ANDWEORC")/../lib/libandweorc.so}
 one() {
   case $1 in
     native) serve native "" "$MC_SECONDS" ;;
-    preload) SERVE_PRELOAD=$runtime serve native "" "$MC_SECONDS" ;;
+    preload)
+      SERVE_PRELOAD=${ANDWEORC_RUNTIME:-$(dirname "$ANDWEORC")/../lib/libandweorc.so} \
+        serve native "" "$MC_SECONDS" ;;
     noexp) serve --no-experiments "$out/p.json" "$MC_SECONDS" ;;
     timer) serve "--no-experiments --sampler timer" "$out/p.json" "$MC_SECONDS" ;;
     exp0) serve "--fixed-speedup 0" "$out/p.json" "$MC_SECONDS" ;;
     exp0.timer) serve "--fixed-speedup 0 --sampler timer" "$out/p.json" "$MC_SECONDS" ;;
-    exp0.base)
-      [ -n "${BASE_RUNTIME:-}" ] || { echo "exp0.base needs BASE_RUNTIME" >&2; exit 2; }
-      ANDWEORC_RUNTIME=$BASE_RUNTIME serve "--fixed-speedup 0" "$out/p.json" "$MC_SECONDS" ;;
+    *.base)
+      [ -n "${BASE_RUNTIME:-}" ] || { echo "$1 needs BASE_RUNTIME" >&2; exit 2; }
+      ANDWEORC_RUNTIME=$BASE_RUNTIME one "${1%.base}" ;;
     run:*) serve "$(tr , ' ' <<<"${1#run:}")" "$out/p.json" "$MC_SECONDS" ;;
     *) echo "unknown mode $1" >&2; exit 2 ;;
   esac

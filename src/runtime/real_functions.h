@@ -39,6 +39,20 @@
 
 /* clang-format off */
 #define ANDWEORC_REAL_FUNCTIONS(X)                                             \
+  /* first, the calls busy programs make most: with the resolved flag they */  \
+  /* fill the table's first cache lines (see the struct below) */              \
+  X(int (*)(pthread_mutex_t*), pthread_mutex_lock, NULL)                       \
+  X(int (*)(pthread_mutex_t*), pthread_mutex_trylock, NULL)                    \
+  X(int (*)(pthread_mutex_t*), pthread_mutex_unlock, NULL)                     \
+  X(ssize_t (*)(int, void*, size_t), read, NULL)                               \
+  X(ssize_t (*)(int, const void*, size_t), write, NULL)                        \
+  X(ssize_t (*)(int, const struct msghdr*, int), sendmsg, NULL)                \
+  X(int (*)(int, struct epoll_event*, int, int), epoll_wait, NULL)             \
+  X(ssize_t (*)(int, void*, size_t, int), recv, NULL)                          \
+  X(int (*)(pthread_cond_t*), pthread_cond_signal, "GLIBC_2.3.2")              \
+  X(int (*)(pthread_cond_t*), pthread_cond_broadcast, "GLIBC_2.3.2")           \
+  X(int (*)(pthread_cond_t*, pthread_mutex_t*), pthread_cond_wait,             \
+    "GLIBC_2.3.2")                                                             \
   /* threads, processes */                                                     \
   X(int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*),       \
     pthread_create, NULL)                                                      \
@@ -75,16 +89,12 @@
   X(int (*)(const sigset_t*, siginfo_t*, const struct timespec*),              \
     sigtimedwait, NULL)                                                        \
   /* I/O */                                                                    \
-  X(ssize_t (*)(int, void*, size_t), read, NULL)                               \
-  X(ssize_t (*)(int, const void*, size_t), write, NULL)                        \
-  X(ssize_t (*)(int, void*, size_t, int), recv, NULL)                          \
   X(ssize_t (*)(int, void*, size_t, int, struct sockaddr*, socklen_t*),        \
     recvfrom, NULL)                                                            \
   X(ssize_t (*)(int, struct msghdr*, int), recvmsg, NULL)                      \
   X(ssize_t (*)(int, const void*, size_t, int), send, NULL)                    \
   X(ssize_t (*)(int, const void*, size_t, int, const struct sockaddr*,         \
                 socklen_t), sendto, NULL)                                      \
-  X(ssize_t (*)(int, const struct msghdr*, int), sendmsg, NULL)                \
   X(int (*)(int, struct sockaddr*, socklen_t*), accept, NULL)                  \
   X(int (*)(int, struct sockaddr*, socklen_t*, int), accept4, NULL)            \
   X(int (*)(struct pollfd*, nfds_t, int), poll, NULL)                          \
@@ -93,7 +103,6 @@
   X(int (*)(int, fd_set*, fd_set*, fd_set*, struct timeval*), select, NULL)    \
   X(int (*)(int, fd_set*, fd_set*, fd_set*, const struct timespec*,            \
             const sigset_t*), pselect, NULL)                                   \
-  X(int (*)(int, struct epoll_event*, int, int), epoll_wait, NULL)             \
   X(int (*)(int, struct epoll_event*, int, int, const sigset_t*),              \
     epoll_pwait, NULL)                                                         \
   X(long (*)(long, long, long, long, long, long, long), syscall, NULL)         \
@@ -144,21 +153,14 @@
   X(FILE* (*)(const char*, const char*), popen, NULL)                          \
   X(int (*)(const char*), system, NULL)                                        \
   /* pthread and semaphore synchronization */                                  \
-  X(int (*)(pthread_mutex_t*), pthread_mutex_lock, NULL)                       \
-  X(int (*)(pthread_mutex_t*), pthread_mutex_trylock, NULL)                    \
   X(int (*)(pthread_mutex_t*, const struct timespec*),                         \
     pthread_mutex_timedlock, NULL)                                             \
   X(int (*)(pthread_mutex_t*, clockid_t, const struct timespec*),              \
     pthread_mutex_clocklock, NULL)                                             \
-  X(int (*)(pthread_mutex_t*), pthread_mutex_unlock, NULL)                     \
-  X(int (*)(pthread_cond_t*, pthread_mutex_t*), pthread_cond_wait,             \
-    "GLIBC_2.3.2")                                                             \
   X(int (*)(pthread_cond_t*, pthread_mutex_t*, const struct timespec*),        \
     pthread_cond_timedwait, "GLIBC_2.3.2")                                     \
   X(int (*)(pthread_cond_t*, pthread_mutex_t*, clockid_t,                      \
             const struct timespec*), pthread_cond_clockwait, NULL)             \
-  X(int (*)(pthread_cond_t*), pthread_cond_signal, "GLIBC_2.3.2")              \
-  X(int (*)(pthread_cond_t*), pthread_cond_broadcast, "GLIBC_2.3.2")           \
   X(int (*)(pthread_rwlock_t*), pthread_rwlock_rdlock, NULL)                   \
   X(int (*)(pthread_rwlock_t*), pthread_rwlock_wrlock, NULL)                   \
   X(int (*)(pthread_rwlock_t*), pthread_rwlock_tryrdlock, NULL)                \
@@ -183,7 +185,13 @@
 extern "C" {
 #endif
 
-struct andweorc_real_functions {
+/* Cache-line aligned, the resolved flag first: an interposed call reads the
+ * flag and its function's pointer, and for the most called functions
+ * (first in the list above) both are on the table's first line. Between
+ * two such calls a server's syscalls evict the runtime's lines, so each
+ * line read is a miss (docs/design.md, cost model). */
+struct __attribute__((aligned(64))) andweorc_real_functions {
+  int resolved; /* filled (andweorc_resolve_real_functions) */
 #define ANDWEORC_REAL_FIELD(type, name, version) __typeof__(type) name;
   ANDWEORC_REAL_FUNCTIONS(ANDWEORC_REAL_FIELD)
 #undef ANDWEORC_REAL_FIELD
@@ -192,7 +200,6 @@ struct andweorc_real_functions {
 /* Filled by andweorc_resolve_real_functions(); read-only afterwards. */
 extern struct andweorc_real_functions andweorc_real_table
     __attribute__((visibility("hidden")));
-extern int andweorc_real_resolved __attribute__((visibility("hidden")));
 /* Idempotent; not signal-safe (dlsym). */
 void andweorc_resolve_real_functions(void)
     __attribute__((visibility("hidden")));
@@ -200,7 +207,7 @@ void andweorc_resolve_real_functions(void)
 /* The table, resolved on first use if no constructor has run yet. */
 static inline const struct andweorc_real_functions* andweorc_real(void) {
   if (__builtin_expect(
-          !__atomic_load_n(&andweorc_real_resolved, __ATOMIC_ACQUIRE), 0))
+          !__atomic_load_n(&andweorc_real_table.resolved, __ATOMIC_ACQUIRE), 0))
     andweorc_resolve_real_functions();
   return &andweorc_real_table;
 }
