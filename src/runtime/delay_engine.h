@@ -127,9 +127,9 @@ ANDWEORC_SIGNAL_SAFE uint64_t real_spin(void* ctx, uint64_t ns);
 // The first cache line holds all that catch_up reads when nothing is owed:
 // the check before every lock, unlock and write during experiments, 0% ones
 // included. A server's syscalls and data evict the runtime's lines between
-// two such calls, so each line read there is a miss: spread over three
-// lines (and three code pages), the check cost memcached's workers ~10% of
-// their time in experiments (docs/design.md, cost model).
+// two such calls, so each line read there is a miss: spread over several
+// lines (and five code pages), the check put 12.7% of memcached's workers'
+// samples in the runtime during experiments (docs/design.md, cost model).
 struct alignas(64) ExperimentShared {
   uint64_t global = 0;  // atomic; monotone
   uint32_t epoch = 0;   // atomic
@@ -198,13 +198,9 @@ class DelayEngine {
   ANDWEORC_SIGNAL_SAFE static bool settled(const DelayAccount& a) {
     const ExperimentShared* s = __atomic_load_n(&a.shared, __ATOMIC_RELAXED);
     return s != nullptr && __atomic_load_n(&s->active, __ATOMIC_ACQUIRE) != 0 &&
-           __atomic_load_n(&a.busy, __ATOMIC_RELAXED) == 0 &&
-           __atomic_load_n(&a.epoch, __ATOMIC_RELAXED) ==
-               __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE) &&
            (__atomic_load_n(&s->slow_paths, __ATOMIC_ACQUIRE) &
             ExperimentShared::kRampsUsed) == 0 &&
-           sleep_owed(__atomic_load_n(&s->global, __ATOMIC_ACQUIRE),
-                      __atomic_load_n(&a.local, __ATOMIC_RELAXED)) == 0;
+           owes_nothing(*s, a, __atomic_load_n(&s->global, __ATOMIC_ACQUIRE));
   }
   // Whether catch_up would have anything to pay now (reads only; false
   // right after a new experiment began, before the account synced).
@@ -284,17 +280,24 @@ class DelayEngine {
   // and not in `local`, a debt of at least kMinSleepNs (a lump is a hit's
   // whole delay, 50 us and more), so the full path takes the credit.
   ANDWEORC_SIGNAL_SAFE bool nothing_owed(const DelayAccount& a) const {
+    return owes_nothing(*s_, a, global());
+  }
+  // The rule of both checks, the global count being `g`: no operation of
+  // the thread under way, synced to this experiment, no debt to sleep.
+  ANDWEORC_SIGNAL_SAFE static bool owes_nothing(const ExperimentShared& s,
+                                                const DelayAccount& a,
+                                                uint64_t g) {
     return __atomic_load_n(&a.busy, __ATOMIC_RELAXED) == 0 &&
-           __atomic_load_n(&a.epoch, __ATOMIC_RELAXED) == epoch() &&
-           sleep_owed(global(), __atomic_load_n(&a.local, __ATOMIC_RELAXED)) ==
-               0;
+           __atomic_load_n(&a.epoch, __ATOMIC_RELAXED) ==
+               __atomic_load_n(&s.epoch, __ATOMIC_ACQUIRE) &&
+           sleep_owed(g, __atomic_load_n(&a.local, __ATOMIC_RELAXED)) == 0;
   }
   ANDWEORC_SIGNAL_SAFE uint64_t catch_up_owed(DelayAccount& a);
   // Credits the lumps posted since the account last looked (delay_credit.h).
   ANDWEORC_SIGNAL_SAFE void take_lump_credit(DelayAccount& a);
 
   // &own_ or the tree's segment. First, away from own_: read by every
-  // check (nothing_owed), next to the sleeper and clock, written only at
+  // engine operation, next to the sleeper and clock, written only at
   // start-up.
   ExperimentShared* s_;
   Sleeper sleeper_;
