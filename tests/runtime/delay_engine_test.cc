@@ -82,6 +82,41 @@ TEST_F(DelayEngineTest, CatchUpOwingNothingReturnsAtOnceAndDebtsArePaid) {
   EXPECT_EQ(fake.asked.size(), 2u);
 }
 
+// The wrappers' check from the account alone (DelayEngine::settled, before
+// every lock, unlock and write): true only when the engine's own check
+// would find nothing owed; false whenever it cannot tell, so the wrapper
+// asks the engine.
+TEST_F(DelayEngineTest, SettledOnlyWhenTheEngineWouldFindNothingOwed) {
+  EXPECT_FALSE(DelayEngine::settled(b));  // never synced
+  start(50);
+  EXPECT_FALSE(DelayEngine::settled(b));  // not synced to this experiment
+  engine.catch_up(b);
+  EXPECT_TRUE(DelayEngine::settled(b));
+  engine.on_samples(a, 2);  // b owes 1 ms
+  EXPECT_FALSE(DelayEngine::settled(b));
+  EXPECT_EQ(engine.catch_up(b), kPeriod);
+  EXPECT_TRUE(DelayEngine::settled(b));
+  start(0);  // a new experiment: b must sync first
+  EXPECT_FALSE(DelayEngine::settled(b));
+  engine.catch_up(b);
+  EXPECT_TRUE(DelayEngine::settled(b));
+  engine.end_experiment();  // no experiment: the engine decides
+  EXPECT_FALSE(DelayEngine::settled(b));
+}
+
+// With ramps in use the debt grows with the clock, which the check does
+// not read: it leaves every decision to the engine from then on.
+TEST_F(DelayEngineTest, SettledLeavesRampsToTheEngine) {
+  engine.start_experiment(kPeriod / 2, 0, /*window_per_hit=*/kPeriod);
+  engine.catch_up(b);
+  EXPECT_TRUE(DelayEngine::settled(b));
+  engine.on_samples(a, 1);  // released over the next 1 ms
+  EXPECT_FALSE(DelayEngine::settled(b));
+  g_fake_now += kPeriod;
+  engine.catch_up(b);  // pays what the ramp released
+  EXPECT_FALSE(DelayEngine::settled(b));
+}
+
 TEST_F(DelayEngineTest, HitsDelayOthersNotTheHitter) {
   start(50);
   engine.on_samples(a, 2);  // a ran the selected line for 2 samples
