@@ -147,10 +147,8 @@ ANDWEORC_SIGNAL_SAFE void DelayEngine::add_hits(DelayAccount& a,
         __atomic_load_n(&s_->ramps.window_per_hit, __ATOMIC_ACQUIRE) * hits;
     bool ramped = ramp_post(s_->ramps, a.ramp, a.epoch, add, window, clock_());
     // ramps.used is non-zero now, for good: global() must add ramps.
-    if (ramped && (__atomic_load_n(&s_->slow_paths, __ATOMIC_ACQUIRE) &
-                   ExperimentShared::kRampsUsed) == 0)
-      __atomic_or_fetch(&s_->slow_paths, ExperimentShared::kRampsUsed,
-                        __ATOMIC_ACQ_REL);
+    if (ramped && __atomic_load_n(&s_->ramps_in_use, __ATOMIC_ACQUIRE) == 0)
+      __atomic_store_n(&s_->ramps_in_use, 1, __ATOMIC_RELEASE);
     if (!ramped) {
       uint64_t start = __atomic_fetch_add(&s_->global, add, __ATOMIC_ACQ_REL);
       // Logged with the time it stands for: threads blocked then are
@@ -303,8 +301,8 @@ void DelayEngine::attach_shared(ExperimentShared* shared) {
   // Ramps are idle before the first experiment: the setting is all.
   move(&shared->ramps.window_per_hit, &s_->ramps.window_per_hit);
   move(&shared->lumps.window_per_hit, &s_->lumps.window_per_hit);
-  __atomic_store_n(&shared->slow_paths,
-                   __atomic_load_n(&s_->slow_paths, __ATOMIC_ACQUIRE),
+  __atomic_store_n(&shared->ramps_in_use,
+                   __atomic_load_n(&s_->ramps_in_use, __ATOMIC_ACQUIRE),
                    __ATOMIC_RELEASE);
   __atomic_store_n(&shared->epoch,
                    __atomic_load_n(&s_->epoch, __ATOMIC_ACQUIRE),

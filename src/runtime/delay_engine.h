@@ -134,10 +134,10 @@ struct alignas(64) ExperimentShared {
   uint64_t global = 0;  // atomic; monotone
   uint32_t epoch = 0;   // atomic
   uint32_t active = 0;  // atomic; an experiment is running
-  // atomic; kRampsUsed once some ramp was claimed (ramps.used != 0, which
-  // never goes back to 0): global() must then add what ramps released. A
-  // copy, so that the check need not read `ramps`, further away.
-  uint32_t slow_paths = 0;
+  // atomic; 1 once some ramp was claimed (a copy of ramps.used != 0,
+  // which never goes back to 0, so that the check need not read `ramps`,
+  // further away): global() must then add what ramps released.
+  uint32_t ramps_in_use = 0;
   uint64_t delay_per_hit = 0;  // atomic; 0 outside experiments
   uint64_t start_global = 0;   // atomic; global when the epoch began
   // atomic; CLOCK_MONOTONIC time after which hits add no delay (0: none).
@@ -153,8 +153,6 @@ struct alignas(64) ExperimentShared {
   // The lumps that entered `global`, with the time each stands for, so that
   // threads blocked meanwhile are credited (delay_credit.h).
   LumpLog lumps;
-
-  static constexpr uint32_t kRampsUsed = 1;  // slow_paths
 };
 
 class DelayEngine {
@@ -198,8 +196,7 @@ class DelayEngine {
   ANDWEORC_SIGNAL_SAFE static bool settled(const DelayAccount& a) {
     const ExperimentShared* s = __atomic_load_n(&a.shared, __ATOMIC_RELAXED);
     return s != nullptr && __atomic_load_n(&s->active, __ATOMIC_ACQUIRE) != 0 &&
-           (__atomic_load_n(&s->slow_paths, __ATOMIC_ACQUIRE) &
-            ExperimentShared::kRampsUsed) == 0 &&
+           __atomic_load_n(&s->ramps_in_use, __ATOMIC_ACQUIRE) == 0 &&
            owes_nothing(*s, a, __atomic_load_n(&s->global, __ATOMIC_ACQUIRE));
   }
   // Whether catch_up would have anything to pay now (reads only; false
@@ -240,9 +237,7 @@ class DelayEngine {
   ANDWEORC_SIGNAL_SAFE uint64_t global() const {
     const ExperimentShared* s = s_;
     uint64_t g = __atomic_load_n(&s->global, __ATOMIC_ACQUIRE);
-    if ((__atomic_load_n(&s->slow_paths, __ATOMIC_ACQUIRE) &
-         ExperimentShared::kRampsUsed) == 0)
-      return g;
+    if (__atomic_load_n(&s->ramps_in_use, __ATOMIC_ACQUIRE) == 0) return g;
     return g + ramp_total(s->ramps, clock_());
   }
   ANDWEORC_SIGNAL_SAFE uint64_t delay_per_hit() const {
