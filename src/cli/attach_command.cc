@@ -327,7 +327,8 @@ CommandRunner add_attach_command(CLI::App& app) {
                   "CPU time between samples, e.g. 1ms, 500us")
       ->capture_default_str();
   cmd->add_option("--sampler", o->sampler,
-                  "perf (perf_event_open), timer (fallback), or auto")
+                  "perf (perf_event_open), timer (a CPU-time timer), or "
+                  "auto: as `run` chooses")
       ->check(CLI::IsMember({"auto", "perf", "timer"}))
       ->capture_default_str();
   cmd->add_option("-n,--top", o->top, "Lines and functions in the summary")

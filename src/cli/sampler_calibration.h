@@ -12,6 +12,7 @@
 #ifndef ANDWEORC_CLI_SAMPLER_CALIBRATION_H_
 #define ANDWEORC_CLI_SAMPLER_CALIBRATION_H_
 
+#include <cstdint>
 #include <string>
 
 #include "cli/run_options.h"
@@ -21,13 +22,17 @@ namespace andweorc::cli {
 struct PerfSampleCost {
   bool measured = false;  // false: perf refused (error says why)
   double us = 0;          // extra CPU per sample, microseconds
+  uint64_t signals = 0;   // samples whose signal the handler took
   std::string error;
 };
 
 // Busy work timed in the calling thread's CPU time without and with a
-// task-clock event that samples every 100 us into a small ring (no signal),
-// alternated `rounds` times for about `ms` of CPU each; the extra CPU per
-// sample, from the fastest run of each kind. About 2 x rounds x ms of CPU.
+// task-clock event that samples every 100 us as the runtime's does (user
+// call chains, a signal per sample to this thread, a handler that drains
+// the ring), alternated `rounds` times for about `ms` of CPU each; the
+// extra CPU per sample, from the fastest run of each kind. About 2 x rounds
+// x ms of CPU. Briefly installs a SIGURG handler (restored before return):
+// call it before the tool starts threads that might take SIGURG.
 PerfSampleCost measure_perf_sample_cost(int rounds = 3, int ms = 15);
 
 // `auto` takes the timer when a perf sample costs more than this: 8 us is

@@ -251,7 +251,7 @@ std::string sampler_text(const profile::Profile& p) {
   const std::string& s = p.run.sampler;
   if (s == "none") return "none: no samples were taken";
   std::string name = s == "perf"    ? "perf (task-clock)"
-                     : s == "timer" ? "timer (fallback)"
+                     : s == "timer" ? "timer (CPU-time)"
                      : s.empty()    ? "(unknown)"
                                     : s;
   if (p.run.sample_period_ns == 0) return name;
