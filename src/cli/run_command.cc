@@ -302,9 +302,10 @@ CommandRunner add_run_command(CLI::App& app,
       ->capture_default_str();
   cmd->add_option("--sampler", o->sampler,
                   "perf (perf_event_open), timer (a CPU-time timer), or "
-                  "auto: perf, unless a perf sample measured at start costs "
-                  "more than 8 us of CPU here (a virtual machine), then the "
-                  "timer")
+                  "auto: perf, unless perf samples measured at start would "
+                  "cost a busy thread more than 2.5% of its CPU at the "
+                  "period (25 us a sample at 1 ms: a virtual machine), then "
+                  "the timer")
       ->check(CLI::IsMember({"auto", "perf", "timer"}))
       ->capture_default_str();
   cmd->add_option("-n,--top", o->top, "Lines and functions in the summary")

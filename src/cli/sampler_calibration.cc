@@ -141,9 +141,13 @@ PerfSampleCost measure_perf_sample_cost(int rounds, int ms) {
   return out;
 }
 
+bool timer_preferred(double us, uint64_t period_ns) {
+  return period_ns > 0 && us * 1000.0 / double(period_ns) > kTimerAboveShare;
+}
+
 void choose_sampler(RunSettings* s) {
   PerfSampleCost cost = measure_perf_sample_cost();
-  if (!cost.measured || cost.us <= kTimerAboveUs) return;
+  if (!cost.measured || !timer_preferred(cost.us, s->period_ns)) return;
   s->timer_chosen = true;
   s->sampler_note = fmt::format(
       "sampler: the CPU-time timer, chosen at start because a perf sample "

@@ -35,13 +35,26 @@ struct PerfSampleCost {
 // call it before the tool starts threads that might take SIGURG.
 PerfSampleCost measure_perf_sample_cost(int rounds = 3, int ms = 15);
 
-// `auto` takes the timer when a perf sample costs more than this: 8 us is
-// 0.8% of a busy thread at the default 1 ms period.
-inline constexpr double kTimerAboveUs = 8.0;
+// `auto` takes the timer when perf's samples would cost a busy thread more
+// than this share of its CPU at the run's period (25 us a sample at 1 ms).
+// Not lower, although the timer is cheaper wherever a sample costs
+// anything: perf's 1 ms samples answer faster, and measured on a VM whose
+// samples cost 15 us (1.5%; the known-answer suite 3.5% mean with perf,
+// 1.0% with the timer) perf reached a stable answer in half the time or
+// less (zstd after 14-23 s of experiments, where two 60 s timer runs did
+// not settle) and was closer on a lock-bound bottleneck (docs/design.md
+// section 9). The VMs where the timer was chosen before measured 17-27 us
+// by the ring alone (25-55 us in sample_cost), and perf cost CPU-bound
+// work 5-7% there.
+inline constexpr double kTimerAboveShare = 0.025;
 
-// --sampler auto, for `run` and `attach`: perf, unless a perf sample costs
-// this machine more than kTimerAboveUs of CPU (a VM): then the CPU-time
-// timer (settings->timer_chosen), with the reason for the profile
+// True when `us` of CPU per sample, one sample per `period_ns` of CPU,
+// is above kTimerAboveShare.
+bool timer_preferred(double us, uint64_t period_ns);
+
+// --sampler auto, for `run` and `attach`: perf, unless timer_preferred
+// for this machine's measured cost (a VM): then the CPU-time timer
+// (settings->timer_chosen), with the reason for the profile
 // (settings->sampler_note).
 void choose_sampler(RunSettings* settings);
 

@@ -51,5 +51,19 @@ TEST(SamplerCalibration, SignalsEverySampleAndRestoresTheHandler) {
   EXPECT_GT(c.signals, 50u);
 }
 
+// The rule is a share of the run's period: the same sample cost keeps perf
+// at a longer period.
+TEST(SamplerCalibration, PrefersTheTimerAboveAShareOfThePeriod) {
+  constexpr uint64_t kMs = 1000000;
+  EXPECT_FALSE(timer_preferred(15.0, kMs));  // 1.5%
+  EXPECT_FALSE(timer_preferred(25.0, kMs));  // 2.5%: at the bar
+  EXPECT_TRUE(timer_preferred(26.0, kMs));
+  EXPECT_TRUE(timer_preferred(40.0, kMs));
+  EXPECT_FALSE(timer_preferred(40.0, 10 * kMs));  // 0.4%
+  EXPECT_TRUE(timer_preferred(15.0, kMs / 2));    // 3% at 500 us
+  EXPECT_FALSE(timer_preferred(0.0, kMs));
+  EXPECT_FALSE(timer_preferred(40.0, 0));  // no period: nothing to compare
+}
+
 }  // namespace
 }  // namespace andweorc::cli
