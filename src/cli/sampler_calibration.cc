@@ -72,10 +72,9 @@ PerfSampleCost measure_perf_sample_cost(int rounds, int ms) {
   PerfSampleCost out;
   // What the runtime asks of each sample (perf_sampler.cc): user call
   // chains and a signal to the sampled thread, whose handler drains the
-  // ring. The ring alone (no chain, no signal) measured half of it: 6.5 us
-  // against 15.7 us with both on one VM (bench/overhead/sample_cost's
-  // "ring" and "sig_cc"), which left perf chosen where it cost 1.5-3% of
-  // the known-answer workloads and the timer 0-0.2%.
+  // ring. The ring alone (no chain, no signal), measured here before
+  // 2026-11-28, is about half of it: 6.5 us against 15.1-16.4 us on one VM
+  // (bench/overhead/sample_cost: "ring" 7.3, "sig_cc" 15.7).
   perf_event_attr attr;
   std::memset(&attr, 0, sizeof attr);
   attr.size = sizeof attr;

@@ -57,6 +57,7 @@ CoordinatorConfig config_from_environment() {
   c.delay_ramps = env("ANDWEORC_DELAY_RAMP") == "1";
   c.delay_credit = env("ANDWEORC_DELAY_CREDIT") == "1";
   c.leader_allocation = env("ANDWEORC_LEADER_ALLOCATION") == "1";
+  c.virtual_floor = env("ANDWEORC_VIRTUAL_FLOOR") == "1";
   c.speedup_levels = planner::parse_levels(env("ANDWEORC_SPEEDUP_LEVELS"));
   c.mirrored_pairs = env("ANDWEORC_BLOCK_ORDER") != "random";
   c.split_points = runtime::split_points_from(env("ANDWEORC_SPLIT_POINTS"));

@@ -50,6 +50,8 @@ struct CoordinatorConfig {
   // ANDWEORC_LEADER_ALLOCATION=1: the planner's P10 (experiment_planner.h;
   // experimental, off by default).
   bool leader_allocation = false;
+  // ANDWEORC_VIRTUAL_FLOOR=1: the planner's P11 (experiment_planner.h).
+  bool virtual_floor = false;
   // ANDWEORC_SPEEDUP_LEVELS=50,75: P2's levels in percent (empty: the
   // planner's default). With ANDWEORC_FIXED_SPEEDUP set, that one level.
   std::vector<int> speedup_levels;

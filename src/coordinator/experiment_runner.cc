@@ -133,6 +133,7 @@ planner::PlannerOptions ExperimentRunner::planner_options(
   o.min_length_ns = shortest_experiment_ns(c);
   o.max_length_ns = kMaxLengthNs;
   o.leader_allocation = c.leader_allocation;
+  o.virtual_floor = c.virtual_floor;
   if (!c.speedup_levels.empty()) o.levels = c.speedup_levels;
   o.mirrored_pairs = c.mirrored_pairs;
   return o;

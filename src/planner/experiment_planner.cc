@@ -13,6 +13,10 @@ namespace {
 constexpr uint64_t kFewVisits = 5;
 constexpr double kRateSmoothing = 0.3;  // weight of the newest rate
 
+// P11: the share of an s% half that can be inserted delay, at most (a
+// region with all the samples at 100%: the floor stops at 5x).
+constexpr double kMostDelayed = 0.8;
+
 // P2's levels are speed-ups in percent, 1..100 (0 is the baseline half).
 bool is_level(long s) { return s > 0 && s <= 100; }
 
@@ -56,7 +60,7 @@ std::optional<Plan> ExperimentPlanner::next(
   if (!pending_.empty()) {  // P1: the rest of the open block or pair
     Plan p = pending_.front();
     pending_.pop_front();
-    p.length_ns = length_ns_;
+    p.length_ns = std::max(length_ns_, block_floor_ns_);
     return p;
   }
   // P3: the most sampled regions with a useful share of the samples, per
@@ -143,8 +147,20 @@ std::optional<Plan> ExperimentPlanner::next(
   int s = options_.fixed_speedup >= 0
               ? options_.fixed_speedup
               : options_.levels[turn % options_.levels.size()];
-  Plan zero{pick->region, 0, length_ns_, pick->parents};
-  Plan fast{pick->region, s, length_ns_, pick->parents};
+  // P11: every half of the block as long as its s% half needs to keep
+  // min_length_ns of virtual time (same length: the mirrored pair cancels
+  // a linear drift only between halves of equal length).
+  block_floor_ns_ = 0;
+  if (options_.virtual_floor && s > 0) {
+    double share = double(pick->samples) / double(total);
+    double delayed = std::min(kMostDelayed, s / 100.0 * std::min(share, 1.0));
+    block_floor_ns_ =
+        std::min(options_.max_length_ns,
+                 uint64_t(double(options_.min_length_ns) / (1.0 - delayed)));
+  }
+  const uint64_t length = std::max(length_ns_, block_floor_ns_);
+  Plan zero{pick->region, 0, length, pick->parents};
+  Plan fast{pick->region, s, length, pick->parents};
   if (s == 0) return zero;  // --fixed-speedup 0: no block to pair
   if (pairs) {
     pending_ = {fast, fast, zero};

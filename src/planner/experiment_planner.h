@@ -58,6 +58,8 @@
 //     leader's standard error, so the leader gets sqrt(r) times the blocks
 //     of each rival (the allocation that minimises the variance of many
 //     comparisons with one control).
+//  P11 (opt-in, virtual_floor) a block on a region with a share h of the
+//     samples lasts min_length / (1 - s h): P5's floor in virtual time.
 #ifndef ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
 #define ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
 
@@ -91,6 +93,14 @@ struct PlannerOptions {
   // P1: blocks come in mirrored pairs of one region and level (false: one
   // block at a time in random order, as before 2026-11-28; to measure).
   bool mirrored_pairs = true;
+  // P11 (opt-in): a block's halves last at least min_length_ns /
+  // (1 - s x share), share the region's part of the samples: the shortest
+  // experiment in *virtual* time (what the throughput is divided by),
+  // since an s% half of a region that holds most of the samples is mostly
+  // inserted delay. Off by default: on zstd the leader's intervals came
+  // out a little narrower, the known-answer suite took 0.5-1 s longer to
+  // settle (docs/causal-analysis.md, P11).
+  bool virtual_floor = false;
   ConvergenceOptions convergence;
 };
 
@@ -150,7 +160,8 @@ class ExperimentPlanner {
   PlannerOptions options_;
   std::mt19937_64 rng_;
   ConvergenceTracker tracker_;
-  std::deque<Plan> pending_;  // the rest of the open block (or pair, P1)
+  std::deque<Plan> pending_;     // the rest of the open block (or pair, P1)
+  uint64_t block_floor_ns_ = 0;  // P11: the open block's shortest half
   std::map<std::string, int> given_;    // blocks started per region
   std::map<std::string, double> rate_;  // events per virtual s, by point
   uint64_t length_ns_;

@@ -327,6 +327,44 @@ TEST(ExperimentPlanner, AMeasuredFloorTakesEffect) {
   EXPECT_EQ(p.length_ns(), o.max_length_ns);
 }
 
+// P11: a block on a region with most of the samples lasts long enough that
+// its s% half keeps the shortest length in virtual time; every half of a
+// block has the same length; a region with few samples is not lengthened.
+TEST(ExperimentPlanner, VirtualFloorLengthensBlocksOfHeavyRegions) {
+  PlannerOptions o;
+  o.virtual_floor = true;
+  o.initial_length_ns = o.min_length_ns;  // 50 ms from the start
+  ExperimentPlanner p(o, 3);
+  // 90% and 10% of the samples.
+  std::vector<Candidate> c = {{"line\ta.cc\t1", 900, {}},
+                              {"line\ta.cc\t2", 100, {}}};
+  std::map<std::string, std::set<std::pair<int, uint64_t>>> seen;
+  for (int i = 0; i < 48; ++i) {
+    Plan x = *p.next(c);
+    seen[x.region].insert({x.speedup_pct, x.length_ns});
+    Observation ob;
+    ob.region = x.region;
+    ob.speedup_pct = x.speedup_pct;
+    ob.virtual_s = 0.05;
+    ob.points = {{"fast", false, 20000}};  // fast: P5 alone says 50 ms
+    p.record(ob);
+  }
+  // 75% of 90%: 67.5% delay, 50 ms / 0.325; 50%: 50 ms / 0.55 (both
+  // halves of the block alike).
+  const uint64_t at75 = uint64_t(50e6 / (1 - 0.75 * 0.9));
+  const uint64_t at50 = uint64_t(50e6 / (1 - 0.5 * 0.9));
+  std::set<std::pair<int, uint64_t>> heavy = {
+      {0, at75}, {75, at75}, {0, at50}, {50, at50}};
+  EXPECT_EQ(seen["line\ta.cc\t1"], heavy);
+  for (const auto& [s, ns] : seen["line\ta.cc\t2"])
+    EXPECT_LT(ns, uint64_t(50e6 / (1 - 0.75 * 0.1)) + 1) << s;
+  // Off (the default): every block takes P5's length.
+  PlannerOptions off = o;
+  off.virtual_floor = false;
+  ExperimentPlanner q(off, 3);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(q.next(c)->length_ns, o.min_length_ns);
+}
+
 TEST(ParseLevels, KeepsOrderAndRepeats) {
   EXPECT_EQ(parse_levels("25,50,75"), (std::vector<int>{25, 50, 75}));
   EXPECT_EQ(parse_levels("75,50,75"), (std::vector<int>{75, 50, 75}));
