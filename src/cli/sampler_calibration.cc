@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "runtime/perf_sample_attr.h"
+
 namespace andweorc::cli {
 namespace {
 
@@ -75,19 +77,7 @@ PerfSampleCost measure_perf_sample_cost(int rounds, int ms) {
   // ring. The ring alone (no chain, no signal), measured here before
   // 2026-11-28, is about half of it: 6.5 us against 15.1-16.4 us on one VM
   // (bench/overhead/sample_cost: "ring" 7.3, "sig_cc" 15.7).
-  perf_event_attr attr;
-  std::memset(&attr, 0, sizeof attr);
-  attr.size = sizeof attr;
-  attr.type = PERF_TYPE_SOFTWARE;
-  attr.config = PERF_COUNT_SW_TASK_CLOCK;
-  attr.sample_period = kPeriodNs;
-  attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-                     PERF_SAMPLE_CALLCHAIN;
-  attr.disabled = 1;
-  attr.exclude_kernel = 1;  // allowed at perf_event_paranoid 2
-  attr.exclude_hv = 1;
-  attr.exclude_callchain_kernel = 1;
-  attr.wakeup_events = 1;
+  perf_event_attr attr = runtime::perf_sample_attr(kPeriodNs);
   int fd = int(syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0));
   if (fd < 0) {
     out.error = std::string("perf_event_open: ") + std::strerror(errno);

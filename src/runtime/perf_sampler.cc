@@ -17,6 +17,7 @@
 
 #include "runtime/attach_settings.h"
 #include "runtime/internal_fds.h"
+#include "runtime/perf_sample_attr.h"
 #include "runtime/raw_format.h"
 #include "runtime/sample_hook.h"
 #include "runtime/timer_sampler.h"
@@ -100,22 +101,7 @@ bool perf_start(ThreadState* s, uint64_t period_ns, int signal_number,
   // A slot used before (a thread that exited, or an attach that ended) has
   // this set by perf_stop/perf_release: the new event is not being stopped.
   s->perf_stopping = false;
-  perf_event_attr attr;
-  memset(&attr, 0, sizeof attr);
-  attr.size = sizeof attr;
-  attr.type = PERF_TYPE_SOFTWARE;
-  attr.config = PERF_COUNT_SW_TASK_CLOCK;
-  attr.sample_period = period_ns * s->period_multiple;
-  attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-                     PERF_SAMPLE_CALLCHAIN;
-  attr.disabled = 1;
-  attr.exclude_kernel = 1;  // required at perf_event_paranoid=2 for non-root
-  attr.exclude_hv = 1;
-  attr.exclude_callchain_kernel = 1;
-  attr.sample_max_stack = raw::kMaxFrames;
-  attr.wakeup_events = 1;
-  attr.use_clockid = 1;
-  attr.clockid = CLOCK_MONOTONIC;  // comparable with clock_gettime
+  perf_event_attr attr = perf_sample_attr(period_ns * s->period_multiple);
 
   long fd = perf_event_open(&attr, s->tid);
   if (fd < 0) {
