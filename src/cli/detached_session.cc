@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
 
 #include "cli/exit_codes.h"
 
@@ -156,12 +158,26 @@ std::string find_session(const std::string& arg, std::string* error) {
              "--detached` printed)";
     return "";
   }
-  if (access((proc + "/environ").c_str(), R_OK) != 0) {
+  // A process in the middle of its execve can read as an empty (or, for a
+  // moment, unreadable) environment: the close-on-exec pipe that tells
+  // `run` the exec succeeded closes before the kernel has laid out the new
+  // one, so `status PID` right after `run --detached` returned could find
+  // nothing (seen once in CI). Look again for up to a second; what stays
+  // so is answered below.
+  bool readable = false;
+  std::string environ_text;
+  for (int i = 0; i < 100 && fs::exists(proc, ec); ++i) {
+    readable = access((proc + "/environ").c_str(), R_OK) == 0;
+    if (readable) environ_text = read_whole_file(proc + "/environ");
+    if (!environ_text.empty()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (!readable) {
     *error =
         "cannot read the environment of process " + arg + " (another user's?)";
     return "";
   }
-  std::istringstream in(read_whole_file(proc + "/environ"));
+  std::istringstream in(environ_text);
   const std::string key = "ANDWEORC_DATA_DIR=";
   for (std::string entry; std::getline(in, entry, '\0');) {
     if (entry.rfind(key, 0) != 0) continue;
