@@ -21,12 +21,14 @@ ANDWEORC_SIGNAL_SAFE inline DelayAccount* account() {
   return s != nullptr ? &s->delay : nullptr;
 }
 
-// Nothing owed, nearly always during experiments: decided from the
-// thread's account and the shared state's first line alone, without the
-// engine object (DelayEngine::settled). Before every lock, unlock and write.
-ANDWEORC_SIGNAL_SAFE inline bool settled() {
+// account(), for the checks before every lock, unlock and write: nullptr
+// first when nothing is owed, nearly always during experiments, decided
+// from the thread's account and the shared state's first line alone,
+// without the engine object (DelayEngine::settled). One TLS read either way.
+ANDWEORC_SIGNAL_SAFE inline DelayAccount* unsettled_account() {
   ThreadState* s = current_thread();
-  return s != nullptr && DelayEngine::settled(s->delay);
+  if (s == nullptr || DelayEngine::settled(s->delay)) return nullptr;
+  return delay_engine().running() ? &s->delay : nullptr;
 }
 
 }  // namespace
@@ -34,7 +36,7 @@ ANDWEORC_SIGNAL_SAFE inline bool settled() {
 
 using andweorc::runtime::account;
 using andweorc::runtime::delay_engine;
-using andweorc::runtime::settled;
+using andweorc::runtime::unsettled_account;
 
 extern "C" {
 
@@ -47,14 +49,12 @@ ANDWEORC_RT_HOT void andweorc_rt_post_block_slow(int woken_by_thread) {
 }
 
 ANDWEORC_RT_HOT void andweorc_rt_catch_up_slow(void) {
-  if (settled()) return;
-  if (auto* a = account()) delay_engine().catch_up(*a);
+  if (auto* a = unsettled_account()) delay_engine().catch_up(*a);
 }
 
 ANDWEORC_RT_HOT void andweorc_rt_catch_up_unless_slow(int (*skip)(int fd),
                                                       int fd) {
-  if (settled()) return;
-  auto* a = account();
+  auto* a = unsettled_account();
   if (a == nullptr) return;
   if (delay_engine().owes(*a) && skip(fd)) return;
   delay_engine().catch_up(*a);
