@@ -1,6 +1,7 @@
 // coordinator_config.cc: see coordinator_config.h.
 #include "coordinator/coordinator_config.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
@@ -58,6 +59,9 @@ CoordinatorConfig config_from_environment() {
   c.delay_credit = env("ANDWEORC_DELAY_CREDIT") == "1";
   c.leader_allocation = env("ANDWEORC_LEADER_ALLOCATION") == "1";
   c.virtual_floor = env("ANDWEORC_VIRTUAL_FLOOR") == "1";
+  c.measured_length = env("ANDWEORC_MEASURED_LENGTH") == "1";
+  c.rank_depth = int(std::min<uint64_t>(
+      env_u64("ANDWEORC_RANK_DEPTH", uint64_t(c.rank_depth)), 100));
   c.speedup_levels = planner::parse_levels(env("ANDWEORC_SPEEDUP_LEVELS"));
   c.mirrored_pairs = env("ANDWEORC_BLOCK_ORDER") != "random";
   c.split_points = runtime::split_points_from(env("ANDWEORC_SPLIT_POINTS"));

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "planner/convergence.h"
 #include "runtime/split_points.h"
 
 namespace andweorc::coordinator {
@@ -52,6 +53,11 @@ struct CoordinatorConfig {
   bool leader_allocation = false;
   // ANDWEORC_VIRTUAL_FLOOR=1: the planner's P11 (experiment_planner.h).
   bool virtual_floor = false;
+  // ANDWEORC_MEASURED_LENGTH=1: the planner's P12 (length_search.h).
+  bool measured_length = false;
+  // ANDWEORC_RANK_DEPTH=N: the planner's P13 resolves the report's first N
+  // ranks once the answer is stable (0: off; convergence.h).
+  int rank_depth = planner::ConvergenceOptions{}.rank_depth;
   // ANDWEORC_SPEEDUP_LEVELS=50,75: P2's levels in percent (empty: the
   // planner's default). With ANDWEORC_FIXED_SPEEDUP set, that one level.
   std::vector<int> speedup_levels;

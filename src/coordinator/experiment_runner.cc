@@ -134,6 +134,8 @@ planner::PlannerOptions ExperimentRunner::planner_options(
   o.max_length_ns = kMaxLengthNs;
   o.leader_allocation = c.leader_allocation;
   o.virtual_floor = c.virtual_floor;
+  o.measured_length = c.measured_length;
+  o.convergence.rank_depth = c.rank_depth;
   if (!c.speedup_levels.empty()) o.levels = c.speedup_levels;
   o.mirrored_pairs = c.mirrored_pairs;
   return o;

@@ -23,6 +23,67 @@ Half half(const Observation& o) {
   return Half{o.duration_s, o.delay_s, o.cpu_s};
 }
 
+// The report's ranking of a point's judged, plausible regions, both tiers
+// together: significant first, then by impact (R2's order).
+std::vector<std::string> rank_order(
+    const std::map<std::string, SlopeEstimate>& est,
+    const std::map<std::string, bool>& implausible,
+    const std::map<std::string, bool>& significant, int min_blocks) {
+  auto flag = [](const std::map<std::string, bool>& m, const std::string& r) {
+    auto it = m.find(r);
+    return it != m.end() && it->second;
+  };
+  std::vector<std::string> order;
+  for (const auto& [region, e] : est)
+    if (e.valid && e.blocks >= min_blocks && !flag(implausible, region))
+      order.push_back(region);
+  std::stable_sort(
+      order.begin(), order.end(), [&](const auto& a, const auto& b) {
+        return std::make_tuple(flag(significant, a), est.at(a).slope) >
+               std::make_tuple(flag(significant, b), est.at(b).slope);
+      });
+  return order;
+}
+
+// P13 (see rank_contenders()): the first `depth` of `order` and, when its
+// interval reaches the lowest lower bound among them, the region after
+// them with the highest upper bound; those with fewer than kTrustedBlocks
+// blocks first (fewest first), then the widest interval first.
+constexpr int kTrustedBlocks = 8;
+
+std::vector<std::string> boundary_contenders(
+    const std::vector<std::string>& order,
+    const std::map<std::string, SlopeEstimate>& est, int depth) {
+  if (depth <= 0 || order.empty()) return {};
+  const auto inside_end =
+      order.begin() + std::min<long>(depth, long(order.size()));
+  std::vector<std::string> out(order.begin(), inside_end);
+  if (inside_end != order.end()) {
+    double lowest = HUGE_VAL;
+    for (const std::string& r : out) lowest = std::min(lowest, est.at(r).low);
+    auto outside = std::max_element(inside_end, order.end(),
+                                    [&](const auto& a, const auto& b) {
+                                      return est.at(a).high < est.at(b).high;
+                                    });
+    if (est.at(*outside).high >= lowest) out.push_back(*outside);
+  }
+  // Regions with few blocks first, fewest first: an interval from 3 or 4
+  // blocks can be narrow by chance or by one phase of the program (zstd:
+  // ZSTD_encodeSequences_bmi2's 4 blocks gave 0.412 [0.397, 0.427], two of
+  // them early in the run with 31 visits in every half whatever the
+  // delays) and would never be the widest.
+  std::stable_sort(out.begin(), out.end(), [&](const auto& a, const auto& b) {
+    const SlopeEstimate& x = est.at(a);
+    const SlopeEstimate& y = est.at(b);
+    const bool few_x = x.blocks < kTrustedBlocks;
+    const bool few_y = y.blocks < kTrustedBlocks;
+    if (few_x != few_y) return few_x;
+    if (few_x) return x.blocks < y.blocks;
+    return x.high - x.low > y.high - y.low;
+  });
+  return out;
+}
+
 }  // namespace
 
 const char* state_name(ConvergenceState s) {
@@ -302,6 +363,7 @@ void ConvergenceTracker::update() {
   // Pass 3, per point: the status and R6.
   bool all_flat = true, all_settled = true, any_point = false;
   int primary_blocks = -1;
+  const PointEval* primary = nullptr;
   for (size_t i = 0; i < evals.size(); ++i) {
     PointEval& pe = evals[i];
     any_point = true;
@@ -329,6 +391,7 @@ void ConvergenceTracker::update() {
                   (pe.ps->blocks == primary_blocks && has_leader &&
                    !shown_significant && (te.significant || t > 0));
       if (!show) continue;
+      primary = &pe;
       primary_blocks = pe.ps->blocks;
       s.point = pe.key->first;
       s.point_latency = pe.key->second;
@@ -353,6 +416,14 @@ void ConvergenceTracker::update() {
   else if (any_point && all_settled)
     s.state = ConvergenceState::kStable;
   status_ = s;
+  ranking_.clear();
+  rank_contenders_.clear();
+  if (primary != nullptr)
+    ranking_ = rank_order(primary->est, primary->implausible, primary->sig,
+                          options_.min_blocks);
+  if (s.state == ConvergenceState::kStable && primary != nullptr)
+    rank_contenders_ =
+        boundary_contenders(ranking_, primary->est, options_.rank_depth);
 }
 
 }  // namespace andweorc::planner

@@ -90,6 +90,10 @@ struct ConvergenceOptions {
   // equal errors, about twice the blocks). Off only to measure what it
   // saves.
   bool eliminate_by_difference = true;
+  // P13's depth: the report's first rank_depth regions (of the status's
+  // point, both tiers) are the ranking whose boundary the blocks after a
+  // stable answer resolve (rank_contenders()); 0: none.
+  int rank_depth = 3;
 };
 
 enum class ConvergenceState { kRunning, kStable, kFlat };
@@ -136,6 +140,19 @@ class ConvergenceTracker {
   bool functions_settled() const { return functions_settled_; }
   // The line tier's leader is significant for some point.
   bool line_leader_significant() const { return line_leader_significant_; }
+  // P13: while the answer is stable, the regions whose estimates the next
+  // blocks should sharpen, those with fewer than 8 blocks first (fewest
+  // first), then the widest interval first: the report's first
+  // rank_depth (the status's point, both tiers, ranked as R2: significant
+  // first, then by impact) and, while its interval reaches the lowest
+  // lower bound among them, the region after them with the highest upper
+  // bound (the boundary's challenger, as LUCB: Kalyanakrishnan et al.
+  // 2012). Empty while the answer is not stable.
+  const std::vector<std::string>& rank_contenders() const {
+    return rank_contenders_;
+  }
+  // The status's point's judged, plausible regions in the report's order.
+  const std::vector<std::string>& ranking() const { return ranking_; }
 
  private:
   using PointKey = std::pair<std::string, bool>;  // name, latency
@@ -168,8 +185,10 @@ class ConvergenceTracker {
   std::map<std::string, double> region_leader_weight_;  // P10
   // R3's parents: the latest an observation of the region carried.
   std::map<std::string, std::vector<std::string>> region_parents_;
-  bool functions_settled_ = true;         // R7, over the points
-  bool line_leader_significant_ = false;  // for some point
+  bool functions_settled_ = true;             // R7, over the points
+  bool line_leader_significant_ = false;      // for some point
+  std::vector<std::string> ranking_;          // the status's point's
+  std::vector<std::string> rank_contenders_;  // P13
   int experiments_ = 0;
   double elapsed_s_ = 0;  // the experiments' virtual time so far (R4)
   ConvergenceStatus status_;

@@ -60,6 +60,15 @@
 //     comparisons with one control).
 //  P11 (opt-in, virtual_floor) a block on a region with a share h of the
 //     samples lasts min_length / (1 - s h): P5's floor in virtual time.
+//  P12 (measured_length) a mirrored pair lasts P5's length times a
+//     multiplier that length_search.h chooses from the noise the pairs
+//     measure: 4 when 4 times the length measurably cut the noise per
+//     second of experiments, else 1.
+//  P13 (rank_depth in ConvergenceOptions) while the answer is stable, the
+//     next block goes to the widest interval among the report's first 3
+//     regions and the region after them that could still enter them
+//     (convergence.h, rank_contenders): a run that goes on after its answer
+//     settles sharpens what the report shows first.
 #ifndef ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
 #define ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
 
@@ -72,6 +81,7 @@
 #include <vector>
 
 #include "planner/convergence.h"
+#include "planner/length_search.h"
 
 namespace andweorc::planner {
 
@@ -101,6 +111,9 @@ struct PlannerOptions {
   // out a little narrower, the known-answer suite took 0.5-1 s longer to
   // settle (docs/causal-analysis.md, P11).
   bool virtual_floor = false;
+  // P12: the length multiplied by what the measured noise asks
+  // (length_search.h); mirrored pairs only.
+  bool measured_length = false;
   ConvergenceOptions convergence;
 };
 
@@ -147,21 +160,33 @@ class ExperimentPlanner {
   // A finished experiment (recorded as the plan said).
   void record(const Observation& o);
   // The last plan was not carried out: its block (and pair) is abandoned.
-  void discard() { pending_.clear(); }
+  void discard() {
+    pending_.clear();
+    pair_multiplier_ = 0;
+  }
   const ConvergenceTracker& tracker() const { return tracker_; }
   uint64_t length_ns() const { return length_ns_; }
+  // P12's multiplier so far (1 until a longer length has won).
+  int length_multiplier() const { return search_.best(); }
+  bool length_settled() const { return search_.settled(); }
   // P5's floor, when the caller has measured it anew (the timer sampler's
   // interval, timer_interval.h); the current length rises to it at once.
   void set_min_length_ns(uint64_t ns);
 
  private:
   void adapt_length(const Observation& o);
+  void measure_pair(const Observation& o);
 
   PlannerOptions options_;
   std::mt19937_64 rng_;
   ConvergenceTracker tracker_;
   std::deque<Plan> pending_;     // the rest of the open block (or pair, P1)
   uint64_t block_floor_ns_ = 0;  // P11: the open block's shortest half
+  uint64_t pair_length_ns_ = 0;  // every half of the open block or pair
+  // P12: the open pair's multiplier and the observations of it so far.
+  LengthSearch search_;
+  int pair_multiplier_ = 0;  // 0: the open plan is not a measured pair
+  std::vector<Observation> pair_;
   std::map<std::string, int> given_;    // blocks started per region
   std::map<std::string, double> rate_;  // events per virtual s, by point
   uint64_t length_ns_;

@@ -51,6 +51,10 @@ class FakeProgram {
   // number): with delay_share, a sped-up half counts fewer of them, so
   // its count is noisier, as in a real program.
   bool poisson_counts = false;
+  // Noise from an experiment's edges (work that crosses them, delays still
+  // owed): its standard deviation is this many seconds over the length, so
+  // it weighs less in a longer experiment (P12). 0: none.
+  double edge_noise_s = 0;
   // Coarse to fine: the function holding each line (candidates' parents).
   std::map<std::string, std::string> parents;
 
@@ -80,7 +84,7 @@ class FakeProgram {
     double virtual_len =
         len * std::max(0.05, 1 - delay_share * plan.speedup_pct / 100.0);
     double slow = 1 + drift_per_s * now_s_;
-    std::normal_distribution<double> n(0, noise_);
+    std::normal_distribution<double> n(0, noise_ + edge_noise_s / len);
     // Program speed-up impact * s: the period shrinks by that fraction.
     double period =
         slow * (1 - impact * s) * (1 - carry) * (1 + n(rng_)) / rate_;
