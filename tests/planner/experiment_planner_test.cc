@@ -471,6 +471,41 @@ TEST(ExperimentPlanner, AStableRunResolvesTheFirstRanks) {
   EXPECT_GT(on.right, off.right) << on.right << " vs " << off.right;
 }
 
+// P13's order: contenders with fewer than 8 blocks first, fewest first (an
+// interval from a few blocks can be narrow by chance), the rest after; the
+// planner's next block goes to the first that is a candidate.
+TEST(ExperimentPlanner, RankContendersWithFewBlocksComeFirst) {
+  std::vector<FakeRegion> regions = {{"line\ta.cc\t1", 0.6, 400},
+                                     {"line\ta.cc\t2", 0.3, 100},
+                                     {"line\ta.cc\t3", 0.15, 100},
+                                     {"line\ta.cc\t4", 0.1, 100},
+                                     {"line\ta.cc\t5", 0.0, 100}};
+  int checked = 0;
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    ExperimentPlanner p({}, seed);
+    FakeProgram prog(regions, 2000, 0.15, seed);
+    for (int i = 0; i < 300; ++i) {
+      Plan x = *p.next(prog.candidates());
+      const std::vector<std::string>& c = p.tracker().rank_contenders();
+      if (!c.empty() && x.speedup_pct == 0 && i % 4 == 0) {
+        EXPECT_EQ(x.region, c.front());  // a new pair starts on the first
+        ++checked;
+      }
+      for (size_t k = 1; k < c.size(); ++k) {
+        const int a = p.tracker().blocks(c[k - 1]);
+        const int b = p.tracker().blocks(c[k]);
+        if (a < 8) {
+          EXPECT_TRUE(b >= 8 || a <= b) << a << " " << b;
+        } else {
+          EXPECT_GE(b, 8);
+        }
+      }
+      p.record(prog.run(x));
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
 TEST(ParseLevels, KeepsOrderAndRepeats) {
   EXPECT_EQ(parse_levels("25,50,75"), (std::vector<int>{25, 50, 75}));
   EXPECT_EQ(parse_levels("75,50,75"), (std::vector<int>{75, 50, 75}));
