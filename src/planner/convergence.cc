@@ -23,8 +23,14 @@ Half half(const Observation& o) {
   return Half{o.duration_s, o.delay_s, o.cpu_s};
 }
 
+// R2's order, the report's: significant first, then by impact (larger
+// keys rank first).
+std::tuple<bool, double> rank_key(bool significant, const SlopeEstimate& e) {
+  return {significant, e.slope};
+}
+
 // The report's ranking of a point's judged, plausible regions, both tiers
-// together: significant first, then by impact (R2's order).
+// together (R2's order).
 std::vector<std::string> rank_order(
     const std::map<std::string, SlopeEstimate>& est,
     const std::map<std::string, bool>& implausible,
@@ -37,11 +43,11 @@ std::vector<std::string> rank_order(
   for (const auto& [region, e] : est)
     if (e.valid && e.blocks >= min_blocks && !flag(implausible, region))
       order.push_back(region);
-  std::stable_sort(
-      order.begin(), order.end(), [&](const auto& a, const auto& b) {
-        return std::make_tuple(flag(significant, a), est.at(a).slope) >
-               std::make_tuple(flag(significant, b), est.at(b).slope);
-      });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const auto& a, const auto& b) {
+                     return rank_key(flag(significant, a), est.at(a)) >
+                            rank_key(flag(significant, b), est.at(b));
+                   });
   return order;
 }
 
@@ -288,8 +294,7 @@ void ConvergenceTracker::update() {
           continue;
         }
         const SlopeEstimate& l = pe.est[*leader];
-        if (std::make_tuple(pe.sig[*region], e.slope) >
-            std::make_tuple(pe.sig[*leader], l.slope))
+        if (rank_key(pe.sig[*region], e) > rank_key(pe.sig[*leader], l))
           leader = region;
       }
       std::string leader_name = leader ? *leader : std::string();
