@@ -51,7 +51,9 @@ compare_tops() {
     if diff <(cut -f$col "$dir/top1.txt" | sort -u) <(cut -f$col "$dir/top2.txt" | sort -u) >/dev/null; then
       echo "-- top 3 $what agree as a set: yes"
     else
-      echo "-- top 3 $what agree as a set: no (common: $(comm -12 <(cut -f$col "$dir/top1.txt" | sort -u) <(cut -f$col "$dir/top2.txt" | sort -u) | tr '\n' ' '))"
+      local common
+      common=$(comm -12 <(cut -f$col "$dir/top1.txt" | sort -u) <(cut -f$col "$dir/top2.txt" | sort -u))
+      echo "-- top 3 $what agree as a set: no ($(echo "$common" | grep -c .) in common: $(echo "$common" | tr '\n' ' '))"
     fi
   done
 }
