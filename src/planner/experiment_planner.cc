@@ -163,16 +163,16 @@ std::optional<Plan> ExperimentPlanner::next(
   // P11: every half of the block as long as its s% half needs to keep
   // min_length_ns of virtual time (same length: the mirrored pair cancels
   // a linear drift only between halves of equal length).
-  block_floor_ns_ = 0;
+  uint64_t block_floor_ns = 0;
   if (options_.virtual_floor && s > 0) {
     double share = double(pick->samples) / double(total);
     double delayed = std::min(kMostDelayed, s / 100.0 * std::min(share, 1.0));
-    block_floor_ns_ =
+    block_floor_ns =
         std::min(options_.max_length_ns,
                  uint64_t(double(options_.min_length_ns) / (1.0 - delayed)));
   }
   // P12: a measured pair's length is P5's times the search's multiplier.
-  const uint64_t base = std::max(length_ns_, block_floor_ns_);
+  const uint64_t base = std::max(length_ns_, block_floor_ns);
   pair_multiplier_ = 0;
   pair_.clear();
   if (options_.measured_length && pairs && s > 0) {

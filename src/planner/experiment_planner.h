@@ -180,9 +180,10 @@ class ExperimentPlanner {
   PlannerOptions options_;
   std::mt19937_64 rng_;
   ConvergenceTracker tracker_;
-  std::deque<Plan> pending_;     // the rest of the open block (or pair, P1)
-  uint64_t block_floor_ns_ = 0;  // P11: the open block's shortest half
-  uint64_t pair_length_ns_ = 0;  // every half of the open block or pair
+  std::deque<Plan> pending_;  // the rest of the open block (or pair, P1)
+  // Every half of the open block or pair (P1; P5's length with P11's floor
+  // and P12's multiplier, fixed when it was planned).
+  uint64_t pair_length_ns_ = 0;
   // P12: the open pair's multiplier and the observations of it so far.
   LengthSearch search_;
   int pair_multiplier_ = 0;  // 0: the open plan is not a measured pair
