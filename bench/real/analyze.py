@@ -26,7 +26,13 @@
       name contains FUNCTION: a function-granularity entry first, then the
       best-ranked line (first throughput point)
   analyze.py field PROFILE.json PATH
-      prints a field, e.g. run.duration_s"""
+      prints a field, e.g. run.duration_s
+  analyze.py top-within-places REPORT1.json REPORT2.json [N]
+      whether each run's top N regions can stand in the other's top N:
+      every one of them is ranked by impact in the other run with a place
+      that reaches N or higher (the report's `places`,
+      docs/causal-analysis.md). Prints "yes", or "no" and the regions
+      that the other run places below N"""
 import json
 import os
 import sys
@@ -104,6 +110,23 @@ def main():
             sys.exit(f"no impact for {sys.argv[3]}")
         m = lines[0]
         print(m["impact"], m["ci_low"], m["ci_high"], f"{short(m['file'])}:{m['line']}", m.get("granularity"))
+    elif cmd == "top-within-places":
+        n = int(sys.argv[4]) if len(sys.argv) > 4 else 3
+        runs = [sorted(first_point(load(path)).get("lines", []),
+                       key=lambda m: m.get("rank", 1 << 30)) for path in sys.argv[2:4]]
+
+        def key(m):
+            return f"{short(m['file'])}:{m['line']} ({m.get('granularity', 'line')})"
+        misses = []
+        for mine, other, name in ((runs[0], runs[1], "run 2"), (runs[1], runs[0], "run 1")):
+            places = {key(m): m.get("places") for m in other}
+            for m in mine[:n]:
+                p = places.get(key(m))
+                if not p:
+                    misses.append(f"{key(m)}: not ranked in {name}")
+                elif p["low"] > n:
+                    misses.append(f"{key(m)}: place {p['low']}-{p['high']} of {p['of']} in {name}")
+        print("yes" if not misses else "no (" + "; ".join(misses) + ")")
     elif cmd == "field":
         v = load(sys.argv[2])
         for k in sys.argv[3].split("."):

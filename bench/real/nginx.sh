@@ -11,6 +11,11 @@
 #   bash bench/real/nginx.sh profile-tree SECONDS OUT [options...]
 #                                                  the same with http_load
 #                                                  inside the profiled tree
+#   bash bench/real/nginx.sh overhead ROUNDS SECONDS
+#                                                  native, sampling only and
+#                                                  every experiment at 0%,
+#                                                  interleaved; prints the
+#                                                  ratios of medians
 #
 # The master forks WORKERS (default 2; 1 for profile-tree, below) workers;
 # CONNS (default 8) keep-alive
@@ -139,6 +144,50 @@ case "$cmd" in
       --progress "served=$nginx:ngx_http_free_request" "$@" \
       -- sh -c '"$1" -p "$2" & n=$!; "$3" "$4" / "$5" "$6"; kill -QUIT $n; wait $n' \
       sh "$nginx" "$run" "$load" "$PORT" "$seconds" "$CONNS"
+    ;;
+  overhead)
+    # Issue 15's overhead: ROUNDS rounds of the three configurations, the
+    # order rotated every round so that none always runs first after a
+    # quiet spell. Requests/s of each run, then each configuration's median
+    # and its ratio to native's median (native alone moves by +-8% between
+    # rounds on a shared 2-core VM: read the spread before the ratio).
+    nginx=$(build | tail -1)
+    rounds=${2:?rounds}
+    seconds=${3:?seconds}
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+    configs=(native noexp exp0)
+    for r in $(seq "$rounds"); do
+      for i in 0 1 2; do
+        c=${configs[$(((i + r) % 3))]}
+        case "$c" in
+          native) line=$(serve "$seconds" "$nginx" -p "$dir/run") ;;
+          noexp) line=$(serve "$seconds" "$ANDWEORC" run -q -o "$tmp/p.json" \
+                   --no-experiments -- "$nginx" -p "$dir/run") ;;
+          exp0) line=$(serve "$seconds" "$ANDWEORC" run -q -o "$tmp/p.json" \
+                  --progress request=ngx_http_free_request --fixed-speedup 0 \
+                  -- "$nginx" -p "$dir/run") ;;
+        esac
+        rate=$(sed -n 's/.*throughput=\([0-9.]*\).*/\1/p' <<<"$line")
+        echo "round $r $c ${rate:-?}" | tee -a "$tmp/rates"
+      done
+    done
+    python3 - "$tmp/rates" <<'PY'
+import statistics, sys
+rates = {}
+for line in open(sys.argv[1]):
+    _, _, c, v = line.split()
+    if v != "?":
+        rates.setdefault(c, []).append(float(v))
+native = statistics.median(rates.get("native", [0])) or float("nan")
+for c in ("native", "noexp", "exp0"):
+    v = rates.get(c, [])
+    if not v:
+        continue
+    m = statistics.median(v)
+    print(f"{c:7s} median {m:9.1f} req/s  runs {' '.join(f'{x:.0f}' for x in v)}"
+          f"  ratio to native {m / native:.3f}")
+PY
     ;;
   *) echo "unknown command: $cmd" >&2; exit 2 ;;
 esac

@@ -56,4 +56,8 @@ compare_tops() {
       echo "-- top 3 $what agree as a set: no ($(echo "$common" | grep -c .) in common: $(echo "$common" | tr '\n' ' '))"
     fi
   done
+  # The order is only as sure as the impacts are apart: whether each run's
+  # top 3 can stand in the other's top 3 (the report's places).
+  echo "-- top 3 within the other run's places: $(python3 "$here/analyze.py" top-within-places \
+    "$dir/run1.report.json" "$dir/run2.report.json" 3)"
 }

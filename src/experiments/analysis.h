@@ -133,6 +133,14 @@ struct LineImpact {
   bool significant = false;
   std::string verdict_text;  // plain words, e.g. "not enough data: run longer"
   int rank = 0;              // 1-based within the point
+  // Where the line's impact can stand among the point's `places` lines
+  // ranked by impact (significant and not significant ones), at `level`:
+  // place_low = 1 + the lines whose impact is significantly larger,
+  // place_high = places - the lines whose impact is significantly smaller
+  // (pairwise Welch tests, ranking.h). 0 for lines not ranked by impact.
+  int place_low = 0;
+  int place_high = 0;
+  int places = 0;
 };
 
 // What the run says about one progress point.

@@ -19,7 +19,9 @@ std::string ranking_rule(int k) {
       "point's tested lines, and the interval is within what the inserted "
       "delays can produce), largest impact first; then those that are not "
       "significant; then those without enough data; then implausible ones "
-      "(the whole interval beyond that delay bound).",
+      "(the whole interval beyond that delay bound). A place (e.g. 2-9 of "
+      "19) is where a line's impact can stand among the ranked ones: the "
+      "lines significantly above and below it bound it.",
       k);
 }
 
@@ -104,8 +106,7 @@ void control_fdr(std::vector<LineImpact>* impacts) {
 
 bool ranks_before(const LineImpact& a, const LineImpact& b) {
   if (a.verdict != b.verdict) return a.verdict < b.verdict;
-  if (a.verdict == Verdict::kSignificant ||
-      a.verdict == Verdict::kNotSignificant) {
+  if (ranked_by_impact(a)) {
     if (a.slope != b.slope) return a.slope > b.slope;
   } else {
     // Closest to having enough data first.
@@ -118,10 +119,44 @@ bool ranks_before(const LineImpact& a, const LineImpact& b) {
          std::tie(b.file, b.line, b.function, b.granularity);
 }
 
+bool ranked_by_impact(const LineImpact& m) {
+  return m.verdict == Verdict::kSignificant ||
+         m.verdict == Verdict::kNotSignificant;
+}
+
+namespace {
+
+// Pairwise, each comparison at the line's level: the places say which
+// orders the data cannot tell apart, not a joint statement over all lines
+// (that would need a multiplicity correction and be wider still).
+void set_places(std::vector<LineImpact>* impacts) {
+  std::vector<LineImpact*> ranked;
+  for (LineImpact& m : *impacts)
+    if (ranked_by_impact(m)) ranked.push_back(&m);
+  auto estimated = [](const LineImpact& m) {
+    return Estimated{m.slope, m.slope_se, double(m.dof)};
+  };
+  const int n = static_cast<int>(ranked.size());
+  for (LineImpact* m : ranked) {
+    int above = 0, below = 0;
+    for (const LineImpact* o : ranked) {
+      if (o == m) continue;
+      above += significantly_greater(estimated(*o), estimated(*m), m->level);
+      below += significantly_greater(estimated(*m), estimated(*o), m->level);
+    }
+    m->places = n;
+    m->place_low = 1 + above;
+    m->place_high = n - below;
+  }
+}
+
+}  // namespace
+
 void rank_impacts(std::vector<LineImpact>* impacts) {
   std::stable_sort(impacts->begin(), impacts->end(), ranks_before);
   int rank = 0;
   for (LineImpact& m : *impacts) m.rank = ++rank;
+  set_places(impacts);
 }
 
 }  // namespace andweorc::experiments

@@ -18,6 +18,13 @@
 //      never reached the progress point.
 // Ties are broken by file, line, function, so the order is deterministic. A
 // non-significant line therefore never ranks above a significant one.
+//
+// The order of rules 1 and 2 is that of point estimates, and it is only as
+// sure as the estimates are apart: every line of rules 1-2 also gets the
+// places its impact can take among them (LineImpact::place_low/high), from
+// the pairwise differences of impacts. Two runs of one program can order
+// lines differently within those places and both be right; outside them
+// they disagree.
 #ifndef ANDWEORC_EXPERIMENTS_RANKING_H_
 #define ANDWEORC_EXPERIMENTS_RANKING_H_
 
@@ -52,8 +59,12 @@ std::string_view verdict_text(Verdict v);
 // Strict weak order of the rule above (within one progress point).
 bool ranks_before(const LineImpact& a, const LineImpact& b);
 
-// Sorts `impacts` of one point by the rule and sets rank = 1, 2, ...
+// Sorts `impacts` of one point by the rule and sets rank = 1, 2, ... and
+// the places of the lines ranked by impact.
 void rank_impacts(std::vector<LineImpact>* impacts);
+
+// Whether a line's impact is ranked by its value (rules 1-2).
+bool ranked_by_impact(const LineImpact& m);
 
 }  // namespace andweorc::experiments
 

@@ -187,13 +187,11 @@ void ConvergenceTracker::update() {
   auto below = [&](const SlopeEstimate& e, const SlopeEstimate& lead) {
     if (e.high < lead.low) return true;
     if (!opt.eliminate_by_difference) return false;
-    const double a = e.se * e.se, b = lead.se * lead.se;
-    if (!(a + b > 0) || e.blocks < 2 || lead.blocks < 2) return false;
-    const double dof =
-        experiments::welch_dof(a, e.blocks - 1, b, lead.blocks - 1);
-    return lead.slope - e.slope >
-           experiments::student_t_quantile(0.5 + opt.level / 2, dof) *
-               std::sqrt(a + b);
+    auto as_estimated = [](const SlopeEstimate& s) {
+      return experiments::Estimated{s.slope, s.se, double(s.blocks - 1)};
+    };
+    return experiments::significantly_greater(as_estimated(lead),
+                                              as_estimated(e), opt.level);
   };
 
   // Pass 1, per point: estimates, R3's plausibility, R2's significance.

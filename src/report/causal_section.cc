@@ -116,6 +116,16 @@ bool shows_numbers(const LineImpact& m) {
                       m.verdict == Verdict::kImplausible);
 }
 
+// Where the impact can stand among the lines ranked by impact (ranking.h):
+// "; place 2-9 of 19 by impact". Nothing for a lone line.
+std::string place_text(const LineImpact& m) {
+  if (!experiments::ranked_by_impact(m) || m.places < 2) return "";
+  std::string places = m.place_high > m.place_low
+                           ? fmt::format("{}-{}", m.place_low, m.place_high)
+                           : fmt::format("{}", m.place_low);
+  return fmt::format("; place {} of {} by impact", places, m.places);
+}
+
 std::string impact_details(const Analysis& a, const LineImpact& m) {
   // Experiments that never reached the point measured nothing for it.
   std::string counts =
@@ -130,10 +140,10 @@ std::string impact_details(const Analysis& a, const LineImpact& m) {
                                         signed_fixed(m.plausible_low, 3),
                                         signed_fixed(m.plausible_high, 3))
                           : "";
-  return fmt::format("impact {} ({} CI {} to {}), R\u00b2 {:.2f}, {}: {}{}",
+  return fmt::format("impact {} ({} CI {} to {}), R\u00b2 {:.2f}, {}: {}{}{}",
                      signed_fixed(m.slope, 2), level_text(a.level),
                      signed_fixed(m.ci_low, 2), signed_fixed(m.ci_high, 2),
-                     m.r2, counts, m.verdict_text, bound);
+                     m.r2, counts, m.verdict_text, bound, place_text(m));
 }
 
 // The predictions as items that are never split across lines.

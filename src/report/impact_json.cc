@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "experiments/ranking.h"
 #include "report/causal_section.h"
 #include "report/display.h"
 
@@ -63,6 +64,13 @@ OJson impact_json(const experiments::LineImpact& m, const SourcePaths& paths,
   out["impact"] = number_or_null(m.fitted, m.slope);
   out["ci_low"] = number_or_null(m.fitted, m.ci_low);
   out["ci_high"] = number_or_null(m.fitted, m.ci_high);
+  // The places the impact can take (ranking.h); null for lines not ranked
+  // by impact.
+  out["places"] = experiments::ranked_by_impact(m)
+                      ? OJson{{"low", m.place_low},
+                              {"high", m.place_high},
+                              {"of", m.places}}
+                      : OJson();
   if (fields == ImpactFields::kPageSummary) return out;
   out["intercept"] = number_or_null(m.fitted, m.intercept);
   out["r2"] = number_or_null(m.fitted, m.r2);

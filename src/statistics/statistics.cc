@@ -166,6 +166,15 @@ double welch_dof(double var_a, double dof_a, double var_b, double dof_b) {
   return std::isfinite(dof) && dof >= 1 ? dof : 1;
 }
 
+bool significantly_greater(const Estimated& a, const Estimated& b,
+                           double level) {
+  const double va = a.se * a.se, vb = b.se * b.se;
+  if (!(va + vb > 0) || !(a.dof >= 1) || !(b.dof >= 1)) return false;
+  const double dof = welch_dof(va, a.dof, vb, b.dof);
+  return a.value - b.value >
+         student_t_quantile(0.5 + level / 2, dof) * std::sqrt(va + vb);
+}
+
 double student_t_quantile(double p, double dof) {
   if (!(p > 0 && p < 1) || !(dof > 0)) {
     return std::numeric_limits<double>::quiet_NaN();

@@ -67,6 +67,21 @@ double student_t_quantile(double p, double dof);
 // 1 when undefined.
 double welch_dof(double var_a, double dof_a, double var_b, double dof_b);
 
+// One estimate (a slope or a mean) with its standard error and degrees of
+// freedom.
+struct Estimated {
+  double value = 0;
+  double se = 0;
+  double dof = 0;
+};
+
+// Whether a exceeds b at `level`, two-sided: a - b is above the Student-t
+// quantile of the Welch-Satterthwaite degrees of freedom times the standard
+// error of the difference. False when neither has a spread or either has
+// fewer than 1 degree of freedom (nothing to test with).
+bool significantly_greater(const Estimated& a, const Estimated& b,
+                           double level);
+
 // Standard normal quantile, 0 < p < 1.
 double normal_quantile(double p);
 

@@ -19,10 +19,10 @@ namespace {
 using OJson = nlohmann::ordered_json;
 
 // The keys impact_json writes for every format, in its order.
-const char* const kShared[] = {"rank",    "file",         "file_display",
-                               "line",    "function",     "granularity",
-                               "verdict", "verdict_text", "significant",
-                               "impact",  "ci_low",       "ci_high"};
+const char* const kShared[] = {
+    "rank",        "file",    "file_display", "line",        "function",
+    "granularity", "verdict", "verdict_text", "significant", "impact",
+    "ci_low",      "ci_high", "places"};
 
 void expect_same_region(const OJson& a, const OJson& b) {
   for (const char* key : kShared) {

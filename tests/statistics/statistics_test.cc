@@ -166,5 +166,21 @@ TEST(WelchDof, ByHand) {
   EXPECT_LT(d, 24);
 }
 
+// Welch's test of a difference, one-sided in its question (is a above b?)
+// at a two-sided level: the boundary is t(0.975, Welch dof) times the
+// difference's standard error.
+TEST(SignificantlyGreater, ComparesTheDifferenceWithItsWelchQuantile) {
+  const Estimated b{0.10, 0.03, 20};
+  const double se = std::sqrt(0.03 * 0.03 + 0.04 * 0.04);
+  const double dof = welch_dof(0.04 * 0.04, 20, 0.03 * 0.03, 20);
+  const double edge = student_t_quantile(0.975, dof) * se;
+  EXPECT_TRUE(significantly_greater({0.10 + edge * 1.01, 0.04, 20}, b, 0.95));
+  EXPECT_FALSE(significantly_greater({0.10 + edge * 0.99, 0.04, 20}, b, 0.95));
+  EXPECT_FALSE(significantly_greater(b, {0.10 + edge * 1.01, 0.04, 20}, 0.95));
+  // Nothing to test with: no spread, or no degrees of freedom.
+  EXPECT_FALSE(significantly_greater({1, 0, 20}, {0, 0, 20}, 0.95));
+  EXPECT_FALSE(significantly_greater({1, 0.01, 0}, {0, 0.01, 20}, 0.95));
+}
+
 }  // namespace
 }  // namespace andweorc::experiments
