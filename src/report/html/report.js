@@ -477,6 +477,15 @@
            parts.join('; ') + '.';
   }
 
+  // Where the impact can stand among the ranked lines (the JSON's places):
+  // ' Place 2-9 of 19 by impact.'; '' for a line not ranked by impact.
+  function placeText(l) {
+    const p = l.places;
+    if (!p || p.of < 2) return '';
+    const where = p.high > p.low ? p.low + '-' + p.high : String(p.low);
+    return ' Place ' + where + ' of ' + p.of + ' by impact.';
+  }
+
   function lineCard(point, pi, l) {
     const card = el('section', {class: 'card', id: cardId(pi, l.rank)});
     card.appendChild(el('h3', null,
@@ -489,7 +498,7 @@
         l.experiments + ' experiments (' + l.speedup_experiments +
         ' sped up, ' + l.baseline_experiments + ' at 0%' +
         (l.own_baseline ? '' : ', pooled from the run') + '): ' +
-        l.verdict_text + '.';
+        l.verdict_text + '.' + placeText(l);
     card.appendChild(el('p', {class: 'facts-line'}, facts));
     const prediction = predictionsText(point, l);
     if (prediction) card.appendChild(el('p', {class: 'muted'}, prediction));
