@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 
 #include "planner/fdr.h"
@@ -129,24 +130,48 @@ namespace {
 // Pairwise, each comparison at the line's level: the places say which
 // orders the data cannot tell apart, not a joint statement over all lines
 // (that would need a multiplicity correction and be wider still).
+//
+// n^2 comparisons, and a Student-t quantile costs ~30 us here: 500 lines
+// would take 8 s. Welch's degrees of freedom lie between the smaller of
+// the two lines' and their sum, so the quantile lies between the normal
+// one and the one at the smaller line's: a difference outside that band
+// is decided by it (each line's quantile computed once), and only the few
+// inside it get the exact test.
 void set_places(std::vector<LineImpact>* impacts) {
-  std::vector<LineImpact*> ranked;
-  for (LineImpact& m : *impacts)
-    if (ranked_by_impact(m)) ranked.push_back(&m);
-  auto estimated = [](const LineImpact& m) {
-    return Estimated{m.slope, m.slope_se, double(m.dof)};
+  struct Ranked {
+    LineImpact* m;
+    Estimated e;
+    double t;  // the quantile at the line's own degrees of freedom
   };
+  std::vector<Ranked> ranked;
+  for (LineImpact& m : *impacts) {
+    if (!ranked_by_impact(m)) continue;
+    const double q = 0.5 + m.level / 2;
+    const double t = m.dof >= 1 ? student_t_quantile(q, m.dof) : HUGE_VAL;
+    ranked.push_back({&m, {m.slope, m.slope_se, double(m.dof)}, t});
+  }
   const int n = static_cast<int>(ranked.size());
-  for (LineImpact* m : ranked) {
+  for (Ranked& r : ranked) {
+    const double level = r.m->level;
+    const double z = normal_quantile(0.5 + level / 2);
+    // Whether a's impact is significantly larger than b's: exactly
+    // significantly_greater(a.e, b.e, level).
+    auto greater = [&](const Ranked& a, const Ranked& b) {
+      const double d = a.e.value - b.e.value;
+      const double se = std::hypot(a.e.se, b.e.se);
+      if (!(se > 0) || !(d > z * se)) return false;
+      if (d > std::max(a.t, b.t) * se) return a.e.dof >= 1 && b.e.dof >= 1;
+      return significantly_greater(a.e, b.e, level);
+    };
     int above = 0, below = 0;
-    for (const LineImpact* o : ranked) {
-      if (o == m) continue;
-      above += significantly_greater(estimated(*o), estimated(*m), m->level);
-      below += significantly_greater(estimated(*m), estimated(*o), m->level);
+    for (const Ranked& o : ranked) {
+      if (o.m == r.m) continue;
+      above += greater(o, r);
+      below += greater(r, o);
     }
-    m->places = n;
-    m->place_low = 1 + above;
-    m->place_high = n - below;
+    r.m->places = n;
+    r.m->place_low = 1 + above;
+    r.m->place_high = n - below;
   }
 }
 

@@ -157,6 +157,9 @@ class ExperimentPlanner {
   ExperimentPlanner(PlannerOptions options, uint64_t seed);
   // The next experiment; nothing while no candidate has samples.
   std::optional<Plan> next(const std::vector<Candidate>& candidates);
+  // Whether next() will finish an open block or pair (P1): it then reads
+  // no candidates, and the caller need not build them.
+  bool block_open() const { return !pending_.empty(); }
   // A finished experiment (recorded as the plan said).
   void record(const Observation& o);
   // The last plan was not carried out: its block (and pair) is abandoned.

@@ -340,5 +340,36 @@ TEST(Places, CoverTheTruePlaces) {
   EXPECT_GE(leader_exact, 0.95 * runs);
 }
 
+// The places' shortcut (a difference outside the band between the normal
+// and the smaller line's t quantile is decided without Welch's) gives what
+// the exact pairwise test gives, line for line.
+TEST(Places, AreThoseOfTheExactPairwiseTest) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> impact(-0.1, 0.5), se(0.005, 0.2);
+  std::uniform_int_distribution<int> dof(1, 80);
+  for (int round = 0; round < 20; ++round) {
+    std::vector<LineImpact> v;
+    for (int i = 0; i < 40; ++i)
+      v.push_back(estimated(impact(rng), se(rng), i + 1, dof(rng)));
+    rank_impacts(&v);
+    for (const LineImpact& m : v) {
+      if (!ranked_by_impact(m)) continue;
+      int above = 0, below = 0, n = 0;
+      for (const LineImpact& o : v) {
+        if (!ranked_by_impact(o)) continue;
+        ++n;
+        if (&o == &m) continue;
+        const Estimated a{o.slope, o.slope_se, double(o.dof)};
+        const Estimated b{m.slope, m.slope_se, double(m.dof)};
+        above += significantly_greater(a, b, 0.95);
+        below += significantly_greater(b, a, 0.95);
+      }
+      EXPECT_EQ(m.place_low, 1 + above) << m.line;
+      EXPECT_EQ(m.place_high, n - below) << m.line;
+      EXPECT_EQ(m.places, n);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace andweorc::experiments

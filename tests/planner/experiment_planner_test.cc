@@ -66,6 +66,27 @@ TEST(ExperimentPlanner, BlocksComeInMirroredPairs) {
   EXPECT_EQ(p.tracker().status().blocks, 20);
 }
 
+// While a pair is open, next() finishes it without reading candidates (the
+// coordinator then skips building them): the same plans as with them.
+TEST(ExperimentPlanner, AnOpenPairNeedsNoCandidates) {
+  ExperimentPlanner with({}, 5), without({}, 5);
+  FakeProgram a(three_regions(), 1000), b(three_regions(), 1000);
+  const std::vector<Candidate> none;
+  int skipped = 0;
+  for (int i = 0; i < 40; ++i) {
+    Plan x = *with.next(a.candidates());
+    EXPECT_EQ(without.block_open(), i % 4 != 0);
+    skipped += without.block_open();
+    Plan y = *without.next(without.block_open() ? none : b.candidates());
+    EXPECT_EQ(x.region, y.region);
+    EXPECT_EQ(x.speedup_pct, y.speedup_pct);
+    EXPECT_EQ(x.length_ns, y.length_ns);
+    with.record(a.run(x));
+    without.record(b.run(y));
+  }
+  EXPECT_EQ(skipped, 30);
+}
+
 // Why P1 pairs its blocks: a sped-up half that leaves a backlog behind
 // makes the next experiment faster (the known-answer spin's 0% halves after
 // a 75% one ran 12-22% faster), by a carry-over that depends on the region
