@@ -781,6 +781,29 @@ TEST(InterposeIoMarksTree, AForkChildThatExecsLeavesTheTree) {
   EXPECT_FALSE(andweorc_fd_internal(p.fd[1]));
 }
 
+// The exec is taken into account when the next mark is made, so a pipe
+// made after it (before any descriptor was looked at) is the tree's own,
+// while those made before it lead outside. The wrappers then read the
+// tree's exec count only for a marked descriptor.
+TEST(InterposeIoMarksTree, APipeMadeAfterAnExecStaysInternal) {
+  ASSERT_NE(tree_create(), nullptr);
+  Pipe before;
+  pid_t pid = fork();
+  if (pid == 0) {
+    execlp("true", "true", nullptr);
+    _exit(127);
+  }
+  ASSERT_GT(pid, 0);
+  int status;
+  waitpid(pid, &status, 0);
+  ASSERT_EQ(WEXITSTATUS(status), 0);
+  Pipe after;  // made before any descriptor was looked at since the exec
+  EXPECT_TRUE(andweorc_fd_internal(after.fd[0]));
+  EXPECT_TRUE(andweorc_fd_internal(after.fd[1]));
+  EXPECT_FALSE(andweorc_fd_internal(before.fd[0]));
+  EXPECT_FALSE(andweorc_fd_internal(before.fd[1]));
+}
+
 // A Unix socket to another live process of the tree is internal (that
 // process pays the tree's delays before it writes), on both ends: accept
 // (the peer connected) and connect (the peer listens). A process that left
