@@ -764,19 +764,24 @@ TEST(InterposeIoMarks, AVforkChildsDup2DoesNotMarkTheParentsNumber) {
 // In a process tree a fork keeps the marks (the child pays the tree's
 // delays before it writes, like a thread); once a process of the tree execs
 // it has left the tree, and a pipe to it leads outside.
-TEST(InterposeIoMarksTree, AForkChildThatExecsLeavesTheTree) {
-  ASSERT_NE(tree_create(), nullptr);
-  Pipe p;
-  ASSERT_TRUE(andweorc_fd_internal(p.fd[0]));
+// A fork child of the tree execs `true`; its exit status (-1: no child).
+int fork_and_exec_true() {
   pid_t pid = fork();
   if (pid == 0) {
     execlp("true", "true", nullptr);
     _exit(127);
   }
-  ASSERT_GT(pid, 0);
-  int status;
+  if (pid < 0) return -1;
+  int status = 0;
   waitpid(pid, &status, 0);
-  EXPECT_EQ(WEXITSTATUS(status), 0);
+  return WEXITSTATUS(status);
+}
+
+TEST(InterposeIoMarksTree, AForkChildThatExecsLeavesTheTree) {
+  ASSERT_NE(tree_create(), nullptr);
+  Pipe p;
+  ASSERT_TRUE(andweorc_fd_internal(p.fd[0]));
+  ASSERT_EQ(fork_and_exec_true(), 0);
   EXPECT_FALSE(andweorc_fd_internal(p.fd[0]));
   EXPECT_FALSE(andweorc_fd_internal(p.fd[1]));
 }
@@ -788,15 +793,7 @@ TEST(InterposeIoMarksTree, AForkChildThatExecsLeavesTheTree) {
 TEST(InterposeIoMarksTree, APipeMadeAfterAnExecStaysInternal) {
   ASSERT_NE(tree_create(), nullptr);
   Pipe before;
-  pid_t pid = fork();
-  if (pid == 0) {
-    execlp("true", "true", nullptr);
-    _exit(127);
-  }
-  ASSERT_GT(pid, 0);
-  int status;
-  waitpid(pid, &status, 0);
-  ASSERT_EQ(WEXITSTATUS(status), 0);
+  ASSERT_EQ(fork_and_exec_true(), 0);
   Pipe after;  // made before any descriptor was looked at since the exec
   EXPECT_TRUE(andweorc_fd_internal(after.fd[0]));
   EXPECT_TRUE(andweorc_fd_internal(after.fd[1]));
