@@ -65,10 +65,11 @@
 //     measure: 4 when 4 times the length measurably cut the noise per
 //     second of experiments, else 1.
 //  P13 (rank_depth in ConvergenceOptions) while the answer is stable, the
-//     next block goes to the widest interval among the report's first 3
-//     regions and the region after them that could still enter them
-//     (convergence.h, rank_contenders): a run that goes on after its answer
-//     settles sharpens what the report shows first.
+//     next block goes to the report's first 3 regions and the region after
+//     them that could still enter them, one with fewer than 8 blocks first,
+//     else the widest interval (convergence.h, rank_contenders): a run that
+//     goes on after its answer settles sharpens what the report shows
+//     first.
 #ifndef ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
 #define ANDWEORC_PLANNER_EXPERIMENT_PLANNER_H_
 

@@ -3,11 +3,13 @@
 //
 // P5 sets a length from the visits it wants (50 of the slowest point) and a
 // floor of 50 sample intervals; what a block of that length then measures
-// is left to chance. On zstd (2026-11-28, perf) blocks of 50 ms had a
-// per-pair spread of the slope 3-5 times that of 200 ms ones, so four times
-// the length bought 9-25 times the precision: per second of experiments,
-// longer was 2-6 times better. On the known-answer suite 50 ms is right. So
-// the length is measured, not assumed: every mirrored pair (P1: two blocks
+// is left to chance. Where the noise comes from the experiment's edges
+// (work that crosses them, delays still owed) a longer block is worth more
+// per second; where it is the program's own, white, it is not: zstd
+// (2026-11-28, perf, bench/real/pair_noise.py) had a block's y spread 0.24-
+// 0.31 at 50 ms and 0.10-0.13 at 200 ms, about the same per second (the
+// 2-6x first read from the timer sampler's runs did not hold). So the
+// length is measured, not assumed: every mirrored pair (P1: two blocks
 // of one region and level) gives a sample of the noise, (y1 - y2)^2, whose
 // expectation is twice a block's variance whatever the region's impact
 // (both blocks measure the same slope). The search compares two multiples
@@ -68,7 +70,7 @@ class LengthSearch {
 
   int best_ = 1;
   bool settled_ = false;
-  std::vector<double> shorter_, longer_;  // samples at best_ and 2 best_
+  std::vector<double> shorter_, longer_;  // at best_ and kStep * best_
 };
 
 }  // namespace andweorc::planner
